@@ -1,0 +1,138 @@
+//! Canonical padded standard base64, the wire form of validators and `bytes` values.
+
+//!
+//! Written out here rather than taken from the base64 crate: validators are a few bytes each and
+//! a tree holds thousands of them, where the crate's per-call setup costs more than the work.
+//! The tests check both directions against the crate.
+
+/// Canonical padded standard base64 of `bytes`.
+pub fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = Vec::new();
+    base64_encode_into(bytes, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends the canonical base64 of `bytes` to `out`.
+pub(crate) fn base64_encode_into(bytes: &[u8], out: &mut Vec<u8>) {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let digit = |word: u32, shift: u32| DIGITS[(word >> shift & 0x3f) as usize];
+    out.reserve(bytes.len().div_ceil(3) * 4);
+    let (triples, rest) = bytes.as_chunks::<3>();
+    for &[a, b, c] in triples {
+        let word = u32::from(a) << 16 | u32::from(b) << 8 | u32::from(c);
+        out.extend_from_slice(&[
+            digit(word, 18),
+            digit(word, 12),
+            digit(word, 6),
+            digit(word, 0),
+        ]);
+    }
+    match *rest {
+        [a] => {
+            let word = u32::from(a) << 16;
+            out.extend_from_slice(&[digit(word, 18), digit(word, 12), b'=', b'=']);
+        }
+        [a, b] => {
+            let word = u32::from(a) << 16 | u32::from(b) << 8;
+            out.extend_from_slice(&[digit(word, 18), digit(word, 12), digit(word, 6), b'=']);
+        }
+        _ => {}
+    }
+}
+
+/// Decodes canonical base64; `None` for any other spelling: another alphabet, missing or extra
+/// padding, whitespace, or padding bits that are not zero.
+pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    let Some((last, full)) = bytes.as_chunks::<4>().0.split_last() else {
+        return Some(out);
+    };
+    for quad in full {
+        let [a, b, c, d] = quad.map(sextet);
+        let word = u32::from(a?) << 18 | u32::from(b?) << 12 | u32::from(c?) << 6 | u32::from(d?);
+        out.extend_from_slice(&word.to_be_bytes()[1..]);
+    }
+    let [a, b, c, d] = last.map(sextet);
+    let (a, b) = (u32::from(a?), u32::from(b?));
+    match (last[2], last[3]) {
+        (b'=', b'=') => {
+            // One byte; the four low bits of the second sextet must be zero.
+            if b & 0x0f != 0 {
+                return None;
+            }
+            out.push((a << 2 | b >> 4) as u8);
+        }
+        (_, b'=') => {
+            let c = u32::from(c?);
+            if c & 0x03 != 0 {
+                return None;
+            }
+            let word = a << 18 | b << 12 | c << 6;
+            out.extend_from_slice(&word.to_be_bytes()[1..3]);
+        }
+        _ => {
+            let word = a << 18 | b << 12 | u32::from(c?) << 6 | u32::from(d?);
+            out.extend_from_slice(&word.to_be_bytes()[1..]);
+        }
+    }
+    Some(out)
+}
+
+/// The value of a standard-alphabet base64 digit; `None` for anything else, `=` included.
+fn sextet(digit: u8) -> Option<u8> {
+    match digit {
+        b'A'..=b'Z' => Some(digit - b'A'),
+        b'a'..=b'z' => Some(digit - b'a' + 26),
+        b'0'..=b'9' => Some(digit - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_canonical_spellings_decode() {
+        for (text, expected) in [
+            ("", Some(vec![])),
+            ("AQ==", Some(vec![1])),
+            ("AAEC/w==", Some(vec![0, 1, 2, 255])),
+            ("AQ", None),
+            ("AR==", None),
+            ("_w==", None),
+            ("AQ==\n", None),
+            (" AQ==", None),
+            ("AQ=", None),
+            ("AQ===", None),
+            ("A===", None),
+            ("====", None),
+            ("AQ==AQ==", None),
+            ("AQI=", Some(vec![1, 2])),
+            ("AQJ=", None),
+            ("AQID", Some(vec![1, 2, 3])),
+            ("-_8=", None),
+        ] {
+            assert_eq!(base64_decode(text), expected, "{text:?}");
+        }
+        assert_eq!(base64_encode(&[0, 1, 2, 255]), "AAEC/w==");
+    }
+
+    #[test]
+    fn agrees_with_the_base64_crate() {
+        use base64::Engine as _;
+        use base64::engine::general_purpose::STANDARD;
+        for length in 0..64 {
+            let bytes: Vec<u8> = (0..length).map(|index| (index * 37 + 11) as u8).collect();
+            let text = base64_encode(&bytes);
+            assert_eq!(text, STANDARD.encode(&bytes));
+            assert_eq!(base64_decode(&text), Some(bytes));
+        }
+    }
+}

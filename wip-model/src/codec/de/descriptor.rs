@@ -1,0 +1,345 @@
+//! Interface Descriptors: declarations, documentation and type expressions.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use super::{Decoder, Read, required};
+use crate::codec::error::{DecodeError, ShapeErrorKind};
+use crate::codec::reader::Kind;
+use crate::descriptor::{
+    Documentation, EnumCase, FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor,
+    OperationDeclaration, ParameterDeclaration, ReturnDeclaration, TypeDeclaration, TypeExpr,
+    UnionCase,
+};
+use crate::validate::Segment;
+
+/// A descriptor, honouring the format rule: strict for `wip-interface/1`; for any other format
+/// only checked for well-formedness and kept as an empty descriptor with that format.
+///
+/// The format may come after the members it governs, so the strict reading goes first; only when
+/// it fails is the object scanned for its format, to tell a bad v1 descriptor from one of another
+/// format.
+pub(crate) fn descriptor_member(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
+    if d.peek()? != Kind::Object {
+        return d.wrong("a descriptor object");
+    }
+    let start = d.json.mark();
+    let strict_error = match descriptor(d) {
+        Ok(descriptor) if descriptor.format == INTERFACE_FORMAT_V1 => return Ok(descriptor),
+        Ok(descriptor) => {
+            return Ok(InterfaceDescriptor {
+                format: descriptor.format,
+                documentation: None,
+                types: Vec::new(),
+                operations: Vec::new(),
+            });
+        }
+        Err(error) => error,
+    };
+    d.json.seek(start);
+    // The scan fails only on malformed JSON, which is then the more basic fault to report.
+    match probe_format(d)? {
+        Some(format) if format != INTERFACE_FORMAT_V1 => {
+            d.json.seek(start);
+            foreign_descriptor(d)
+        }
+        _ => Err(strict_error),
+    }
+}
+
+/// The string `format` member of the descriptor object ahead, if it has one; a syntax-only scan.
+fn probe_format(d: &mut Decoder<'_>) -> Read<Option<String>> {
+    d.json.begin_object()?;
+    let mut format = None;
+    while let Some(name) = d.json.next_key()? {
+        if name == "format" && format.is_none() && d.peek()? == Kind::String {
+            format = Some(d.json.string()?.into_owned());
+        } else {
+            d.json.skip(false)?;
+        }
+    }
+    Ok(format)
+}
+
+/// A descriptor of a format this crate does not know: a string `format`, anything else.
+fn foreign_descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
+    d.json.begin_object()?;
+    let mut seen = HashSet::new();
+    let mut format = None;
+    while let Some(name) = d.json.next_key()? {
+        if !seen.insert(name.clone()) {
+            return Err(DecodeError::duplicate().within(Segment::key(&name)));
+        }
+        let read = if name == "format" {
+            d.owned_text().map(|text| format = Some(text))
+        } else {
+            d.json.skip(true)
+        };
+        read.map_err(|error| error.within(Segment::key(&name)))?;
+    }
+    Ok(InterfaceDescriptor {
+        format: required(format, "format")?,
+        documentation: None,
+        types: Vec::new(),
+        operations: Vec::new(),
+    })
+}
+
+/// A `wip-interface/1` descriptor, strictly.
+pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
+    const NAMES: &[&str] = &["format", "documentation", "types", "operations"];
+    d.object("a descriptor object")?;
+    let (mut format, mut docs, mut types, mut operations) = (None, None, None, None);
+    d.members(NAMES, None, |d, index| {
+        match index {
+            0 => format = Some(d.owned_text()?),
+            1 => docs = d.optional(documentation)?,
+            2 => {
+                d.array("an array of type declarations")?;
+                types = Some(d.items(declaration)?);
+            }
+            _ => {
+                d.array("an array of operations")?;
+                operations = Some(d.items(operation)?);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(InterfaceDescriptor {
+        format: required(format, "format")?,
+        documentation: docs,
+        types: required(types, "types")?,
+        operations: required(operations, "operations")?,
+    })
+}
+
+/// `{ summary, details? }`.
+fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
+    d.object("a documentation object")?;
+    let (mut summary, mut details) = (None, None);
+    d.members(&["summary", "details"], None, |d, index| {
+        match index {
+            0 => summary = Some(d.owned_text()?),
+            _ => details = d.optional(Decoder::owned_text)?,
+        }
+        Ok(())
+    })?;
+    Ok(Documentation {
+        summary: required(summary, "summary")?,
+        details,
+    })
+}
+
+/// `{ name, documentation?, definition }`.
+fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
+    d.object("a type declaration object")?;
+    let (mut name, mut docs, mut definition) = (None, None, None);
+    d.members(
+        &["name", "documentation", "definition"],
+        None,
+        |d, index| {
+            match index {
+                0 => name = Some(d.owned_text()?),
+                1 => docs = d.optional(documentation)?,
+                _ => definition = Some(type_expr(d)?),
+            }
+            Ok(())
+        },
+    )?;
+    Ok(TypeDeclaration {
+        name: required(name, "name")?,
+        documentation: docs,
+        definition: required(definition, "definition")?,
+    })
+}
+
+/// `{ name, required, documentation?, type }`: a record field or an operation parameter, as a
+/// field declaration.
+fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
+    const NAMES: &[&str] = &["name", "required", "documentation", "type"];
+    d.object("a field or parameter object")?;
+    let (mut name, mut is_required, mut docs, mut ty) = (None, None, None, None);
+    d.members(NAMES, None, |d, index| {
+        match index {
+            0 => name = Some(d.owned_text()?),
+            1 => is_required = Some(d.flag()?),
+            2 => docs = d.optional(documentation)?,
+            _ => ty = Some(type_expr(d)?),
+        }
+        Ok(())
+    })?;
+    Ok(FieldDeclaration {
+        name: required(name, "name")?,
+        required: required(is_required, "required")?,
+        documentation: docs,
+        ty: required(ty, "type")?,
+    })
+}
+
+/// `{ name, documentation?, payload? }`: a union case, or an enum case when `payload` is absent.
+fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
+    d.object("a case object")?;
+    let (mut name, mut docs, mut payload) = (None, None, None);
+    d.members(&["name", "documentation", "payload"], None, |d, index| {
+        match index {
+            0 => name = Some(d.owned_text()?),
+            1 => docs = d.optional(documentation)?,
+            _ => payload = d.optional(type_expr)?,
+        }
+        Ok(())
+    })?;
+    Ok(UnionCase {
+        name: required(name, "name")?,
+        documentation: docs,
+        payload,
+    })
+}
+
+/// `{ name, documentation?, parameters, returns }`.
+fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
+    const NAMES: &[&str] = &["name", "documentation", "parameters", "returns"];
+    d.object("an operation object")?;
+    let (mut name, mut docs, mut parameters, mut returns) = (None, None, None, None);
+    d.members(NAMES, None, |d, index| {
+        match index {
+            0 => name = Some(d.owned_text()?),
+            1 => docs = d.optional(documentation)?,
+            2 => {
+                d.array("an array of parameters")?;
+                parameters = Some(d.items(member_declaration)?);
+            }
+            _ => returns = Some(return_declaration(d)?),
+        }
+        Ok(())
+    })?;
+    let parameters = required(parameters, "parameters")?
+        .into_iter()
+        .map(|field| ParameterDeclaration {
+            name: field.name,
+            required: field.required,
+            documentation: field.documentation,
+            ty: field.ty,
+        })
+        .collect();
+    Ok(OperationDeclaration {
+        name: required(name, "name")?,
+        documentation: docs,
+        parameters,
+        returns: required(returns, "returns")?,
+    })
+}
+
+/// `{ documentation?, type }`.
+fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
+    d.object("a return declaration object")?;
+    let (mut docs, mut ty) = (None, None);
+    d.members(&["documentation", "type"], None, |d, index| {
+        match index {
+            0 => docs = d.optional(documentation)?,
+            _ => ty = Some(type_expr(d)?),
+        }
+        Ok(())
+    })?;
+    Ok(ReturnDeclaration {
+        documentation: docs,
+        ty: required(ty, "type")?,
+    })
+}
+
+const TYPE_MEMBERS: &[&str] = &["kind", "name", "fields", "items", "cases"];
+
+/// A type expression, tagged by `kind`.
+///
+/// `kind` may come after the members it governs, so every member any kind can have is read first
+/// (a case list in its union form), and the member set is checked against the kind at the end.
+fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
+    d.object("a type expression object")?;
+    let mut kind: Option<Cow<'_, str>> = None;
+    let mut name = None;
+    let mut fields = None;
+    let mut item_type = None;
+    let mut cases = None;
+    d.members(TYPE_MEMBERS, None, |d, index| {
+        match index {
+            0 => kind = Some(d.text()?),
+            1 => name = Some(d.owned_text()?),
+            2 => {
+                d.array("an array of fields")?;
+                fields = Some(d.items(member_declaration)?);
+            }
+            3 => item_type = Some(type_expr(d)?),
+            _ => {
+                d.array("an array of cases")?;
+                cases = Some(d.items(case)?);
+            }
+        }
+        Ok(())
+    })?;
+    let kind = required(kind, "kind")?;
+    let present = [
+        false,
+        name.is_some(),
+        fields.is_some(),
+        item_type.is_some(),
+        cases.is_some(),
+    ];
+    let (allowed, scalar) = match &*kind {
+        "unit" => (0, Some(TypeExpr::Unit)),
+        "boolean" => (0, Some(TypeExpr::Boolean)),
+        "integer" => (0, Some(TypeExpr::Integer)),
+        "number" => (0, Some(TypeExpr::Number)),
+        "string" => (0, Some(TypeExpr::String)),
+        "bytes" => (0, Some(TypeExpr::Bytes)),
+        "json" => (0, Some(TypeExpr::Json)),
+        "entry" => (0, Some(TypeExpr::Entry)),
+        "named" => (1, None),
+        "record" => (2, None),
+        "list" => (3, None),
+        "enum" | "union" => (4, None),
+        _ => {
+            let kind = kind.into_owned();
+            return Err(DecodeError::shape(ShapeErrorKind::UnknownTypeKind { kind })
+                .within(Segment::member("kind")));
+        }
+    };
+    if let Some(extra) = (1..present.len()).find(|&index| present[index] && index != allowed) {
+        return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
+            .within(Segment::member(TYPE_MEMBERS[extra])));
+    }
+    if let Some(scalar) = scalar {
+        return Ok(scalar);
+    }
+    Ok(match &*kind {
+        "named" => TypeExpr::Named {
+            name: required(name, "name")?,
+        },
+        "record" => TypeExpr::Record {
+            fields: required(fields, "fields")?,
+        },
+        "list" => TypeExpr::List {
+            items: Box::new(required(item_type, "items")?),
+        },
+        "enum" => TypeExpr::Enum {
+            cases: enum_cases(required(cases, "cases")?)?,
+        },
+        _ => TypeExpr::Union {
+            cases: required(cases, "cases")?,
+        },
+    })
+}
+
+fn enum_cases(cases: Vec<UnionCase>) -> Read<Vec<EnumCase>> {
+    if let Some(index) = cases.iter().position(|case| case.payload.is_some()) {
+        return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
+            .within(Segment::member("payload"))
+            .within(Segment::Index(index))
+            .within(Segment::member("cases")));
+    }
+    Ok(cases
+        .into_iter()
+        .map(|case| EnumCase {
+            name: case.name,
+            documentation: case.documentation,
+        })
+        .collect())
+}

@@ -1,0 +1,255 @@
+//! The decoders: one pass of the [`Reader`] straight into model types.
+//!
+//! Each piece of the wire format is a function that reads one JSON value from a [`Decoder`] and
+//! returns its model value. Errors carry their location, built segment by segment on the way out,
+//! so the success path never pays for it.
+
+mod descriptor;
+mod object;
+mod value;
+
+use std::borrow::Cow;
+
+pub(crate) use descriptor::descriptor_member;
+pub(crate) use object::{
+    call_metadata, error_envelope, fetch_request, fetch_response, fetch_response_members, object,
+    observation, observation_members, observe_request, result,
+};
+pub(crate) use value::{CallResponseShape, call_request, call_response, call_response_members};
+
+use super::error::{DecodeError, Fault, ShapeErrorKind};
+use super::limits::{Limits, Side};
+use super::reader::{Kind, Reader};
+use crate::ids::InterfaceName;
+use crate::path::Path;
+use crate::validate::Segment;
+
+pub(crate) type Read<T> = Result<T, Fault>;
+
+/// The reader of one body, with the shared strings it has handed out recently.
+pub(crate) struct Decoder<'a> {
+    pub(crate) json: Reader<'a>,
+    recent_paths: Recent<Path>,
+    recent_names: Recent<InterfaceName>,
+}
+
+impl<'a> Decoder<'a> {
+    pub(crate) fn new(body: &'a [u8], limits: &Limits) -> Read<Self> {
+        Ok(Self {
+            json: Reader::new(body, limits.nesting())?,
+            recent_paths: Recent::new(),
+            recent_names: Recent::new(),
+        })
+    }
+
+    /// A shape error for a value of the wrong type, naming the type found. The value is read
+    /// through first, so that a malformed one is reported as the syntax error it is.
+    pub(crate) fn wrong<T>(&mut self, expected: &'static str) -> Read<T> {
+        let found = self.json.peek()?.described();
+        self.json.skip(true)?;
+        Err(DecodeError::shape(ShapeErrorKind::WrongType {
+            expected,
+            found,
+        }))
+    }
+
+    /// The type of the next value.
+    pub(crate) fn peek(&mut self) -> Read<Kind> {
+        self.json.peek()
+    }
+
+    /// Opens the next value as an object, or reports that it is something else.
+    pub(crate) fn object(&mut self, expected: &'static str) -> Read<()> {
+        if self.json.peek()? != Kind::Object {
+            return self.wrong(expected);
+        }
+        self.json.begin_object()
+    }
+
+    /// Opens the next value as an array, or reports that it is something else.
+    pub(crate) fn array(&mut self, expected: &'static str) -> Read<()> {
+        if self.json.peek()? != Kind::Array {
+            return self.wrong(expected);
+        }
+        self.json.begin_array()
+    }
+
+    /// A string value.
+    pub(crate) fn text(&mut self) -> Read<Cow<'a, str>> {
+        if self.json.peek()? != Kind::String {
+            return self.wrong("a string");
+        }
+        self.json.string()
+    }
+
+    /// A string value, owned.
+    pub(crate) fn owned_text(&mut self) -> Read<String> {
+        self.text().map(Cow::into_owned)
+    }
+
+    /// A boolean value.
+    pub(crate) fn flag(&mut self) -> Read<bool> {
+        if self.json.peek()? != Kind::Boolean {
+            return self.wrong("a boolean");
+        }
+        self.json.boolean()
+    }
+
+    /// A string holding a canonical absolute path.
+    pub(crate) fn path(&mut self) -> Read<Path> {
+        let text = self.text()?;
+        self.recent_paths
+            .get_or_insert(&text, |text| Path::new(text))
+            .map_err(|error| DecodeError::shape(ShapeErrorKind::InvalidPath(error)))
+    }
+
+    /// A string holding a non-empty interface name.
+    pub(crate) fn interface_name(&mut self) -> Read<InterfaceName> {
+        let text = self.text()?;
+        self.recent_names
+            .get_or_insert(&text, |text| InterfaceName::new(text))
+            .map_err(|_| DecodeError::shape(ShapeErrorKind::EmptyInterfaceName))
+    }
+
+    /// A string holding canonical base64.
+    pub(crate) fn base64(&mut self) -> Read<Vec<u8>> {
+        let text = self.text()?;
+        super::base64::base64_decode(&text)
+            .ok_or_else(|| DecodeError::shape(ShapeErrorKind::InvalidBase64))
+    }
+
+    /// An optional member's value: present means a value, `null` is refused.
+    pub(crate) fn optional<T>(
+        &mut self,
+        read: impl FnOnce(&mut Self) -> Read<T>,
+    ) -> Read<Option<T>> {
+        if self.json.peek()? == Kind::Null {
+            return Err(DecodeError::shape(ShapeErrorKind::NullOptionalMember));
+        }
+        read(self).map(Some)
+    }
+
+    /// Reads the members of a fixed-shape object, already opened: exactly the names in `names`,
+    /// each at most once. `on_member` gets the member's index in `names` and reads its value.
+    /// `first` is a member name the caller has already read, if any.
+    pub(crate) fn members(
+        &mut self,
+        names: &'static [&'static str],
+        first: Option<Cow<'a, str>>,
+        mut on_member: impl FnMut(&mut Self, usize) -> Read<()>,
+    ) -> Read<()> {
+        let mut seen = 0u64;
+        let mut next = first;
+        loop {
+            let name = match next.take() {
+                Some(name) => name,
+                None => match self.json.next_key()? {
+                    Some(name) => name,
+                    None => return Ok(()),
+                },
+            };
+            let Some(index) = names.iter().position(|known| *known == name) else {
+                return Err(
+                    DecodeError::shape(ShapeErrorKind::UnknownMember).within(Segment::key(&name))
+                );
+            };
+            let bit = 1u64 << index;
+            if seen & bit != 0 {
+                return Err(DecodeError::duplicate().within(Segment::member(names[index])));
+            }
+            seen |= bit;
+            on_member(self, index).map_err(|error| error.within(Segment::member(names[index])))?;
+        }
+    }
+
+    /// Reads an array, already opened, item by item.
+    pub(crate) fn items<T>(&mut self, mut item: impl FnMut(&mut Self) -> Read<T>) -> Read<Vec<T>> {
+        let mut out = Vec::new();
+        while self.json.next_item()? {
+            let index = out.len();
+            out.push(item(self).map_err(|error| error.within(Segment::Index(index)))?);
+        }
+        Ok(out)
+    }
+}
+
+/// Unwraps a required member or reports it missing.
+pub(crate) fn required<T>(value: Option<T>, name: &'static str) -> Read<T> {
+    value.ok_or_else(|| {
+        DecodeError::shape(ShapeErrorKind::MissingMember {
+            name: name.to_owned(),
+        })
+    })
+}
+
+/// Decodes a whole body with `read`: the byte limit first, then one pass of the reader, then
+/// nothing but whitespace after the value.
+pub(crate) fn decode_body<'a, T>(
+    body: &'a [u8],
+    side: Side,
+    limits: &Limits,
+    read: impl FnOnce(&mut Decoder<'a>) -> Read<T>,
+) -> Result<T, DecodeError> {
+    decode_boxed(body, side, limits, read).map_err(|fault| *fault.0)
+}
+
+fn decode_boxed<'a, T>(
+    body: &'a [u8],
+    side: Side,
+    limits: &Limits,
+    read: impl FnOnce(&mut Decoder<'a>) -> Read<T>,
+) -> Read<T> {
+    let maximum = side.max_bytes(limits);
+    if body.len() > maximum {
+        return Err(Fault::from(DecodeError::BodyTooLarge {
+            actual: body.len(),
+            maximum,
+        }));
+    }
+    let mut decoder = Decoder::new(body, limits)?;
+    let value = read(&mut decoder)?;
+    decoder.json.finish()?;
+    Ok(value)
+}
+
+/// A few recently used shared strings, replaced round-robin: bodies repeat a few scopes and
+/// interface names many times, and sharing them saves an allocation each.
+struct Recent<T> {
+    entries: Vec<T>,
+    next: usize,
+}
+
+const RECENT_CAPACITY: usize = 8;
+
+impl<T: Clone + AsRef<str>> Recent<T> {
+    fn new() -> Self {
+        Self {
+            entries: Vec::new(),
+            next: 0,
+        }
+    }
+
+    fn get_or_insert<E>(
+        &mut self,
+        text: &str,
+        make: impl FnOnce(&str) -> Result<T, E>,
+    ) -> Result<T, E> {
+        // Siblings' paths often share their length and differ at the end: look there first.
+        let last = text.as_bytes().last();
+        if let Some(found) = self
+            .entries
+            .iter()
+            .find(|entry| entry.as_ref().as_bytes().last() == last && entry.as_ref() == text)
+        {
+            return Ok(found.clone());
+        }
+        let made = make(text)?;
+        if self.entries.len() < RECENT_CAPACITY {
+            self.entries.push(made.clone());
+        } else {
+            self.entries[self.next] = made.clone();
+            self.next = (self.next + 1) % RECENT_CAPACITY;
+        }
+        Ok(made)
+    }
+}

@@ -1,0 +1,276 @@
+//! Checks of Interface Descriptors (wire-v1 §2.4) and resolution of named types.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind};
+use crate::descriptor::{InterfaceDescriptor, TypeExpr};
+
+type Result<T = ()> = std::result::Result<T, ValidationError>;
+
+/// A validated descriptor with an index of its named types, for checking and converting values.
+///
+/// Built by [`Resolver::new`], which validates the descriptor; named types then always resolve
+/// and never form a cycle, so following them terminates.
+#[derive(Debug)]
+pub struct Resolver<'a> {
+    descriptor: &'a InterfaceDescriptor,
+    types: HashMap<&'a str, &'a TypeExpr>,
+}
+
+impl<'a> Resolver<'a> {
+    /// Validates `descriptor` and indexes its type declarations.
+    pub fn new(descriptor: &'a InterfaceDescriptor) -> Result<Self> {
+        validate_descriptor(descriptor)?;
+        let types = descriptor
+            .types
+            .iter()
+            .map(|declaration| (declaration.name.as_str(), &declaration.definition))
+            .collect();
+        Ok(Self { descriptor, types })
+    }
+
+    /// The descriptor.
+    pub fn descriptor(&self) -> &'a InterfaceDescriptor {
+        self.descriptor
+    }
+
+    /// Follows `Named` references (alias chains included) to a structural type.
+    pub fn resolve<'t>(&self, mut ty: &'t TypeExpr) -> &'t TypeExpr
+    where
+        'a: 't,
+    {
+        while let TypeExpr::Named { name } = ty {
+            // Validation guarantees that every name resolves and that chains are acyclic.
+            match self.types.get(name.as_str()) {
+                Some(next) => ty = next,
+                None => break,
+            }
+        }
+        ty
+    }
+
+    /// Whether `null` is a valid wire value of `ty`: unit, json, or an alias of either.
+    pub fn takes_null(&self, ty: &TypeExpr) -> bool {
+        matches!(self.resolve(ty), TypeExpr::Unit | TypeExpr::Json)
+    }
+}
+
+/// Checks a descriptor: unique names in every namespace, every named type declared, and no cycle
+/// among named types (v1 has no recursive types). The format is not checked.
+pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
+    let mut type_names = HashSet::with_capacity(descriptor.types.len());
+    for (index, declaration) in descriptor.types.iter().enumerate() {
+        if !type_names.insert(declaration.name.as_str()) {
+            return Err(duplicate(NameNamespace::TypeDeclaration, &declaration.name)
+                .within(Segment::Index(index))
+                .within(Segment::member("types")));
+        }
+    }
+    for (index, declaration) in descriptor.types.iter().enumerate() {
+        walk(&declaration.definition, &type_names, 0).map_err(|error| {
+            error
+                .within(Segment::member("definition"))
+                .within(Segment::Index(index))
+                .within(Segment::member("types"))
+        })?;
+    }
+    let mut operation_names = HashSet::with_capacity(descriptor.operations.len());
+    for (index, operation) in descriptor.operations.iter().enumerate() {
+        let at_operation = |error: ValidationError| {
+            error
+                .within(Segment::Index(index))
+                .within(Segment::member("operations"))
+        };
+        if !operation_names.insert(operation.name.as_str()) {
+            return Err(at_operation(duplicate(
+                NameNamespace::Operation,
+                &operation.name,
+            )));
+        }
+        let mut parameter_names = HashSet::with_capacity(operation.parameters.len());
+        for (position, parameter) in operation.parameters.iter().enumerate() {
+            if !parameter_names.insert(parameter.name.as_str()) {
+                return Err(at_operation(
+                    duplicate(NameNamespace::Parameter, &parameter.name)
+                        .within(Segment::Index(position))
+                        .within(Segment::member("parameters")),
+                ));
+            }
+        }
+        for (position, parameter) in operation.parameters.iter().enumerate() {
+            walk(&parameter.ty, &type_names, 0).map_err(|error| {
+                at_operation(
+                    error
+                        .within(Segment::member("type"))
+                        .within(Segment::Index(position))
+                        .within(Segment::member("parameters")),
+                )
+            })?;
+        }
+        walk(&operation.returns.ty, &type_names, 0).map_err(|error| {
+            at_operation(
+                error
+                    .within(Segment::member("type"))
+                    .within(Segment::member("returns")),
+            )
+        })?;
+    }
+    check_cycles(descriptor)
+}
+
+fn duplicate(namespace: NameNamespace, name: &str) -> ValidationError {
+    ValidationError::new(ValidationErrorKind::DuplicateName {
+        namespace,
+        name: name.to_owned(),
+    })
+}
+
+/// Checks one type expression: named types resolve, member and case names are unique.
+fn walk(ty: &TypeExpr, type_names: &HashSet<&str>, depth: usize) -> Result {
+    if depth > MAX_VALIDATION_DEPTH {
+        return Err(ValidationError::new(ValidationErrorKind::TooDeep));
+    }
+    match ty {
+        TypeExpr::Named { name } if !type_names.contains(name.as_str()) => {
+            Err(ValidationError::new(ValidationErrorKind::UnknownType {
+                name: name.clone(),
+            }))
+        }
+        TypeExpr::Record { fields } => {
+            let mut names = HashSet::with_capacity(fields.len());
+            for (index, field) in fields.iter().enumerate() {
+                let at_field = |error: ValidationError| {
+                    error
+                        .within(Segment::Index(index))
+                        .within(Segment::member("fields"))
+                };
+                if !names.insert(field.name.as_str()) {
+                    return Err(at_field(duplicate(NameNamespace::Field, &field.name)));
+                }
+                walk(&field.ty, type_names, depth + 1)
+                    .map_err(|error| at_field(error.within(Segment::member("type"))))?;
+            }
+            Ok(())
+        }
+        TypeExpr::List { items } => walk(items, type_names, depth + 1)
+            .map_err(|error| error.within(Segment::member("items"))),
+        TypeExpr::Enum { cases } => {
+            let mut names = HashSet::with_capacity(cases.len());
+            for (index, case) in cases.iter().enumerate() {
+                if !names.insert(case.name.as_str()) {
+                    return Err(duplicate(NameNamespace::EnumCase, &case.name)
+                        .within(Segment::Index(index))
+                        .within(Segment::member("cases")));
+                }
+            }
+            Ok(())
+        }
+        TypeExpr::Union { cases } => {
+            let mut names = HashSet::with_capacity(cases.len());
+            for (index, case) in cases.iter().enumerate() {
+                let at_case = |error: ValidationError| {
+                    error
+                        .within(Segment::Index(index))
+                        .within(Segment::member("cases"))
+                };
+                if !names.insert(case.name.as_str()) {
+                    return Err(at_case(duplicate(NameNamespace::UnionCase, &case.name)));
+                }
+                if let Some(payload) = &case.payload {
+                    walk(payload, type_names, depth + 1)
+                        .map_err(|error| at_case(error.within(Segment::member("payload"))))?;
+                }
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Depth-first search over named declarations in declaration order; any cycle is an error.
+fn check_cycles(descriptor: &InterfaceDescriptor) -> Result {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mark {
+        Unvisited,
+        OnStack,
+        Done,
+    }
+    let index: HashMap<&str, usize> = descriptor
+        .types
+        .iter()
+        .enumerate()
+        .map(|(position, declaration)| (declaration.name.as_str(), position))
+        .collect();
+    let edges: Vec<Vec<usize>> = descriptor
+        .types
+        .iter()
+        .map(|declaration| {
+            let mut targets = Vec::new();
+            named_references(&declaration.definition, &mut |name| {
+                if let Some(&target) = index.get(name) {
+                    targets.push(target);
+                }
+            });
+            targets
+        })
+        .collect();
+    let mut marks = vec![Mark::Unvisited; descriptor.types.len()];
+    for start in 0..descriptor.types.len() {
+        if marks[start] != Mark::Unvisited {
+            continue;
+        }
+        // An explicit stack of (node, next edge) keeps deep alias chains off the call stack.
+        let mut stack = vec![(start, 0usize)];
+        marks[start] = Mark::OnStack;
+        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+            let Some(&target) = edges[node].get(*next) else {
+                marks[node] = Mark::Done;
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            match marks[target] {
+                Mark::Done => {}
+                Mark::Unvisited => {
+                    marks[target] = Mark::OnStack;
+                    stack.push((target, 0));
+                }
+                Mark::OnStack => {
+                    let from = stack
+                        .iter()
+                        .position(|&(member, _)| member == target)
+                        .unwrap_or(0);
+                    let mut cycle: Vec<String> = stack[from..]
+                        .iter()
+                        .map(|&(member, _)| descriptor.types[member].name.clone())
+                        .collect();
+                    cycle.push(descriptor.types[target].name.clone());
+                    return Err(
+                        ValidationError::new(ValidationErrorKind::RecursiveType { cycle })
+                            .within(Segment::Index(start))
+                            .within(Segment::member("types")),
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn named_references<'t>(ty: &'t TypeExpr, found: &mut impl FnMut(&'t str)) {
+    match ty {
+        TypeExpr::Named { name } => found(name),
+        TypeExpr::Record { fields } => {
+            for field in fields {
+                named_references(&field.ty, found);
+            }
+        }
+        TypeExpr::List { items } => named_references(items, found),
+        TypeExpr::Union { cases } => {
+            for payload in cases.iter().filter_map(|case| case.payload.as_ref()) {
+                named_references(payload, found);
+            }
+        }
+        _ => {}
+    }
+}

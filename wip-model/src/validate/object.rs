@@ -1,0 +1,210 @@
+//! Checks of Objects, observe trees and fetch responses (wire-v1 §2.2, §2.3, §2.7, §2.8).
+
+use super::{NameNamespace, Segment, ValidationError, ValidationErrorKind, validate_descriptor};
+use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
+use crate::object::{Object, ObjectObservation};
+use crate::path::{NameError, Path, is_ancestor_or_self};
+
+type Result<T = ()> = std::result::Result<T, ValidationError>;
+
+/// Checks an Object on its own: a usable name (`""` allowed, for the root) and no interface twice.
+pub fn validate_object(object: &Object) -> Result {
+    check_object_name(&object.name).map_err(|error| error.within(Segment::member("name")))?;
+    if let Some(index) = first_repeat(&object.interfaces, |reference| reference) {
+        return Err(
+            ValidationError::new(ValidationErrorKind::DuplicateInterface {
+                reference: object.interfaces[index].clone(),
+            })
+            .within(Segment::Index(index))
+            .within(Segment::member("interfaces")),
+        );
+    }
+    Ok(())
+}
+
+/// The index of an item whose key appeared before it, if any. Short lists, the usual case, are
+/// compared pairwise without allocating; long ones are sorted (no hashing, so no input can make
+/// this slow).
+fn first_repeat<'t, T, K: Ord + ?Sized + 't>(
+    items: &'t [T],
+    key: impl Fn(&'t T) -> &'t K,
+) -> Option<usize> {
+    const PAIRWISE_UP_TO: usize = 16;
+    if items.len() <= PAIRWISE_UP_TO {
+        return (1..items.len()).find(|&index| {
+            items[..index]
+                .iter()
+                .any(|earlier| key(earlier) == key(&items[index]))
+        });
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&left, &right| {
+        key(&items[left])
+            .cmp(key(&items[right]))
+            .then(left.cmp(&right))
+    });
+    order
+        .windows(2)
+        .find(|pair| key(&items[pair[0]]) == key(&items[pair[1]]))
+        .map(|pair| pair[1])
+}
+
+/// Checks an Object observed at `path`: [`validate_object`], every interface scope an
+/// ancestor-or-self of `path`, and the name equal to the last segment of `path`.
+pub fn validate_object_at_path(object: &Object, path: &Path) -> Result {
+    validate_object_at(object, path.as_str(), path.last_segment().unwrap_or(""))
+}
+
+fn validate_object_at(object: &Object, path: &str, expected_name: &str) -> Result {
+    validate_object(object)?;
+    for (index, reference) in object.interfaces.iter().enumerate() {
+        if !is_ancestor_or_self(reference.scope().as_str(), path) {
+            return Err(
+                ValidationError::new(ValidationErrorKind::InterfaceScopeMismatch {
+                    scope: reference.scope().as_str().to_owned(),
+                    path: path.to_owned(),
+                })
+                .within(Segment::Index(index))
+                .within(Segment::member("interfaces")),
+            );
+        }
+    }
+    if object.name != expected_name {
+        return Err(
+            ValidationError::new(ValidationErrorKind::ObjectNameMismatch {
+                expected: expected_name.to_owned(),
+                actual: object.name.clone(),
+            })
+            .within(Segment::member("name")),
+        );
+    }
+    Ok(())
+}
+
+/// Checks that two observations of Objects agree: when they share a `ref` and a present
+/// validator, they must be equal in every field, the name included.
+pub fn validate_object_consistency(first: &Object, second: &Object) -> Result {
+    validate_object(first)?;
+    validate_object(second)?;
+    let (Some(first_ref), Some(second_ref)) = (&first.object_ref, &second.object_ref) else {
+        return Ok(());
+    };
+    let same_evidence =
+        first_ref == second_ref && first.validator.is_some() && first.validator == second.validator;
+    if same_evidence && first != second {
+        return Err(ValidationError::new(
+            ValidationErrorKind::InconsistentObjectObservation {
+                object_ref: first_ref.clone(),
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// Checks an observe tree against its request (wire-v1 §2.7).
+///
+/// Every node must be valid at its own path, children must be present exactly above the requested
+/// depth, and sibling names must be non-empty, valid and unique.
+pub fn validate_observe_response(request: &ObserveRequest, response: &ObjectObservation) -> Result {
+    let mut path = String::from(request.path.as_str());
+    let name = request.path.last_segment().unwrap_or("");
+    validate_node(response, &mut path, name, 0, request.depth)
+}
+
+/// Checks one node observed at `path` (a buffer the children's paths are built in, restored
+/// before returning) whose name must be `name`.
+fn validate_node(
+    node: &ObjectObservation,
+    path: &mut String,
+    name: &str,
+    depth: u32,
+    boundary: u32,
+) -> Result {
+    validate_object_at(&node.object, path, name)
+        .map_err(|error| error.within(Segment::member("object")))?;
+    let children = match (&node.children, depth >= boundary) {
+        (None, true) => return Ok(()),
+        (Some(_), true) => {
+            return Err(ValidationError::new(
+                ValidationErrorKind::ChildrenAtDepthBoundary { depth },
+            ));
+        }
+        (None, false) => {
+            return Err(ValidationError::new(
+                ValidationErrorKind::ChildrenMissingBeforeDepth { depth },
+            ));
+        }
+        (Some(children), false) => children,
+    };
+    for (index, child) in children.iter().enumerate() {
+        let at_child = |error: ValidationError| {
+            error
+                .within(Segment::Index(index))
+                .within(Segment::member("children"))
+        };
+        let child_name = child.object.name.as_str();
+        crate::path::check_child_name(child_name).map_err(|error| {
+            at_child(
+                ValidationError::new(ValidationErrorKind::InvalidObjectName(error))
+                    .within(Segment::member("name"))
+                    .within(Segment::member("object")),
+            )
+        })?;
+    }
+    if let Some(index) = first_repeat(children, |child| child.object.name.as_str()) {
+        return Err(ValidationError::new(ValidationErrorKind::DuplicateName {
+            namespace: NameNamespace::ChildObject,
+            name: children[index].object.name.clone(),
+        })
+        .within(Segment::Index(index))
+        .within(Segment::member("children")));
+    }
+    let parent_length = path.len();
+    for (index, child) in children.iter().enumerate() {
+        if parent_length > 1 {
+            path.push('/');
+        }
+        path.push_str(&child.object.name);
+        let result = validate_node(child, path, &child.object.name, depth + 1, boundary);
+        path.truncate(parent_length);
+        result.map_err(|error| {
+            error
+                .within(Segment::Index(index))
+                .within(Segment::member("children"))
+        })?;
+    }
+    Ok(())
+}
+
+/// Checks a fetch response against its request (wire-v1 §2.8): the same reference and a valid
+/// descriptor. The descriptor format is not checked here; see
+/// [`decode_fetch_interface_response`](crate::codec::decode_fetch_interface_response).
+pub fn validate_fetch_response(
+    request: &FetchInterfaceRequest,
+    response: &FetchInterfaceResponse,
+) -> Result {
+    if response.interface != request.interface {
+        return Err(
+            ValidationError::new(ValidationErrorKind::InterfaceResponseMismatch {
+                requested: request.interface.clone(),
+                returned: response.interface.clone(),
+            })
+            .within(Segment::member("interface")),
+        );
+    }
+    validate_descriptor(&response.descriptor)
+        .map_err(|error| error.within(Segment::member("descriptor")))?;
+    Ok(())
+}
+
+fn check_object_name(name: &str) -> Result {
+    let error = match name {
+        "" => return Ok(()),
+        "." | ".." => NameError::DotSegment { name: name.into() },
+        _ if name.contains('/') => NameError::ContainsSlash { name: name.into() },
+        _ => return Ok(()),
+    };
+    Err(ValidationError::new(
+        ValidationErrorKind::InvalidObjectName(error),
+    ))
+}

@@ -1,0 +1,103 @@
+//! `cargo xtask bench`: runs the criterion benchmarks and prints our time over the baseline's
+//! for each comparison, read from criterion's estimates of this run.
+
+use std::fs;
+
+use anyhow::{Context, Result, bail};
+
+use crate::{cargo, root};
+
+/// One comparison: a criterion group with our benchmark and the baseline's, and the target ratio.
+struct Comparison {
+    label: &'static str,
+    group: &'static str,
+    ours: &'static str,
+    baseline: &'static str,
+    target: f64,
+}
+
+const COMPARISONS: &[Comparison] = &[
+    Comparison {
+        label: "observe decode",
+        group: "observe_decode",
+        ours: "wip_model",
+        baseline: "wip_http",
+        target: 0.10,
+    },
+    Comparison {
+        label: "observe encode",
+        group: "observe_encode",
+        ours: "wip_model",
+        baseline: "wip_http",
+        target: 0.15,
+    },
+    Comparison {
+        label: "fetch decode",
+        group: "fetch_decode",
+        ours: "wip_model",
+        baseline: "wip_http",
+        target: 0.10,
+    },
+    Comparison {
+        label: "fetch encode",
+        group: "fetch_encode",
+        ours: "wip_model",
+        baseline: "wip_http",
+        target: 0.15,
+    },
+    Comparison {
+        label: "textview render",
+        group: "textview_1000_operations",
+        ours: "render",
+        baseline: "encode_json",
+        target: 1.0,
+    },
+];
+
+/// The benchmark targets, as (package, bench) pairs.
+const BENCHES: &[(&str, &str)] = &[("wip-model", "codec"), ("wip-textview", "render")];
+
+pub(crate) fn run(args: &[String]) -> Result<()> {
+    let quick = match args {
+        [] => false,
+        [flag] if flag == "--quick" => true,
+        _ => bail!("usage: cargo xtask bench [--quick]"),
+    };
+    for (package, bench) in BENCHES {
+        let mut command = vec!["bench", "--locked", "-p", package, "--bench", bench, "--"];
+        if quick {
+            command.extend(["--warm-up-time", "1", "--measurement-time", "3"]);
+        }
+        cargo(&command, &[])?;
+    }
+    println!("{:<18} {:>8} {:>8}", "comparison", "ratio", "target");
+    for comparison in COMPARISONS {
+        let ours = mean_ns(comparison.group, comparison.ours)?;
+        let baseline = mean_ns(comparison.group, comparison.baseline)?;
+        let ratio = ours / baseline;
+        let verdict = if ratio <= comparison.target {
+            ""
+        } else {
+            "  (over target)"
+        };
+        println!(
+            "{:<18} {:>7.3}x {:>7.2}x{verdict}",
+            comparison.label, ratio, comparison.target
+        );
+    }
+    Ok(())
+}
+
+/// The mean time in nanoseconds criterion estimated for `group/bench` in the latest run.
+fn mean_ns(group: &str, bench: &str) -> Result<f64> {
+    let path = root()
+        .join("target/criterion")
+        .join(group)
+        .join(bench)
+        .join("new/estimates.json");
+    let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let estimates: serde_json::Value = serde_json::from_str(&text)?;
+    estimates["mean"]["point_estimate"]
+        .as_f64()
+        .with_context(|| format!("no mean in {}", path.display()))
+}

@@ -1,0 +1,90 @@
+//! Project automation, run as `cargo xtask <command>`.
+//!
+//! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs.
+//! - `golden [--bless]`: the Text View golden-file tests; `--bless` rewrites the expected files.
+//! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's.
+//! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
+
+mod bench;
+mod fuzz;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        bail!(
+            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] | fuzz <target> [--seconds N]>"
+        );
+    };
+    match command.as_str() {
+        "ci" => ci(),
+        "golden" => golden(rest),
+        "bench" => bench::run(rest),
+        "fuzz" => fuzz::run(rest),
+        other => bail!("unknown command {other:?}; try ci, golden, bench or fuzz"),
+    }
+}
+
+/// The workspace root: the parent of this crate's manifest directory.
+pub(crate) fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Runs `cargo` with `args` in the workspace root and fails if it fails.
+pub(crate) fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<()> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command.current_dir(root()).args(args);
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = command
+        .status()
+        .with_context(|| format!("running cargo {}", args.join(" ")))?;
+    if !status.success() {
+        bail!("cargo {} failed with {status}", args.join(" "));
+    }
+    Ok(())
+}
+
+fn ci() -> Result<()> {
+    cargo(&["fmt", "--all", "--", "--check"], &[])?;
+    cargo(
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--all-features",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ],
+        &[],
+    )?;
+    cargo(&["test", "--workspace", "--locked"], &[])?;
+    cargo(
+        &["doc", "--workspace", "--no-deps", "--locked"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )
+}
+
+fn golden(args: &[String]) -> Result<()> {
+    let bless = match args {
+        [] => false,
+        [flag] if flag == "--bless" => true,
+        _ => bail!("usage: cargo xtask golden [--bless]"),
+    };
+    let envs: &[(&str, &str)] = if bless { &[("WIP_BLESS", "1")] } else { &[] };
+    cargo(
+        &["test", "--locked", "-p", "wip-textview", "--test", "golden"],
+        envs,
+    )
+}
