@@ -1,0 +1,504 @@
+//! Reading the reference notation at the dedicated input boundary, into structured references.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_till, take_while_m_n, take_while1};
+use nom::character::complete::char;
+use nom::combinator::cut;
+use nom::error::ErrorKind;
+use nom::{IResult, Parser};
+use wip_model::{InterfaceName, InterfaceReference, Path, PathError};
+
+use crate::format::{InterfaceNotation, OperationNotation, is_bare_name_byte, is_bare_scope_byte};
+
+/// An operation of an interface: the structured value behind `/github::issue.read#read`.
+///
+/// The interface reference and the operation name stay separate fields, as they are in a
+/// protocol request; the notation is only their display.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OperationRef {
+    /// The interface that declares the operation.
+    pub interface: InterfaceReference,
+    /// The operation name, exactly as declared (it may be empty).
+    pub operation: String,
+}
+
+impl OperationRef {
+    /// Pairs an interface with the name of one of its operations.
+    pub fn new(interface: InterfaceReference, operation: impl Into<String>) -> Self {
+        Self {
+            interface,
+            operation: operation.into(),
+        }
+    }
+
+    /// The operation in the notation, for display with a chosen quoting or context.
+    pub fn notation(&self) -> OperationNotation<'_> {
+        OperationNotation::new(&self.interface, &self.operation)
+    }
+}
+
+impl fmt::Display for OperationRef {
+    /// Writes the complete notation with minimal quoting.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.notation().fmt(f)
+    }
+}
+
+/// What a notation that may or may not name an operation stands for: an interface, and the
+/// operation when the text had one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ParsedReference {
+    /// The interface.
+    pub interface: InterfaceReference,
+    /// The operation name after `#`, if the text had one.
+    pub operation: Option<String>,
+}
+
+impl fmt::Display for ParsedReference {
+    /// Writes the complete notation with minimal quoting.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.operation {
+            Some(operation) => OperationNotation::new(&self.interface, operation).fmt(f),
+            None => InterfaceNotation::new(&self.interface).fmt(f),
+        }
+    }
+}
+
+/// Why a text is not a reference in the notation: what was expected, and where.
+///
+/// The offset counts Unicode scalar values (Rust `char`s) from the start of the text, starting
+/// at 0; an offset equal to the text's length means "at the end".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at character {offset}: {kind}")]
+pub struct ParseError {
+    offset: usize,
+    kind: ParseErrorKind,
+}
+
+impl ParseError {
+    /// Where the problem is, in characters from the start of the text.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What was expected there.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+}
+
+/// What the parser expected at the offset of a [`ParseError`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// A scope was due: an absolute path, bare or quoted.
+    #[error("expected a scope such as /github or \"/github\"")]
+    Scope,
+    /// A scope or, since a context scope was given, an interface name was due.
+    #[error("expected a scope or an interface name")]
+    ScopeOrInterfaceName,
+    /// `::` was due after the scope.
+    #[error("expected '::' after the scope")]
+    ScopeSeparator,
+    /// An interface name was due, bare or quoted.
+    #[error("expected an interface name")]
+    InterfaceName,
+    /// `#` was due after the interface name.
+    #[error("expected '#' and an operation name")]
+    OperationSeparator,
+    /// An operation name was due after `#`, bare or quoted.
+    #[error("expected an operation name")]
+    OperationName,
+    /// The text was due to end: nothing follows a complete reference, not even whitespace.
+    #[error("expected the end of the reference")]
+    End,
+    /// `#` or the end of the text was due after the interface name.
+    #[error("expected '#' or the end of the reference")]
+    OperationSeparatorOrEnd,
+    /// A quoted component ended without its closing quote.
+    #[error("expected a closing '\"'")]
+    ClosingQuote,
+    /// A backslash inside quotes did not start a JSON escape.
+    #[error(r#"expected an escape: \" \\ \/ \b \f \n \r \t or \uXXXX"#)]
+    Escape,
+    /// `\u` was not followed by four hex digits.
+    #[error(r"expected four hex digits after \u")]
+    HexDigits,
+    /// A UTF-16 surrogate escape was not part of a high-low pair.
+    #[error(r"expected a surrogate pair: \ud800-\udbff followed by \udc00-\udfff")]
+    SurrogatePair,
+    /// A raw control character (below U+0020) was inside quotes, where JSON requires an escape.
+    #[error(r"expected an escape such as \n or \u0001 instead of a raw control character")]
+    EscapedControl,
+    /// The scope is not absolute. Relative scopes (`github`, `../github`) are never resolved.
+    #[error("expected an absolute scope starting with '/'; relative scopes are not resolved")]
+    AbsoluteScope,
+    /// The scope is not a canonical absolute path.
+    #[error("expected a canonical scope path: {0}")]
+    CanonicalScope(#[source] PathError),
+    /// The interface name is empty.
+    #[error("expected a non-empty interface name")]
+    NonEmptyInterfaceName,
+    /// The scope was left out, but the caller stated no context scope. A scope-omitted form never
+    /// defaults to the root `/`.
+    #[error(
+        "expected a scope: the scope-omitted form needs a stated context scope and never means '/'"
+    )]
+    ContextScope,
+}
+
+/// Parses the operation notation: `/github::issue.read#read`, or `issue.read#read` when the
+/// caller states the context scope.
+///
+/// The context is used only when the text leaves the scope out; an explicit scope always wins.
+/// Components are taken exactly as written (after JSON unescaping inside quotes): no Unicode
+/// normalisation, no case change, no URL decoding.
+///
+/// ```
+/// use wip_model::Path;
+/// use wip_refs::parse_operation;
+///
+/// let read = parse_operation(r##""/github"::"issue.read"#"read""##, None)?;
+/// assert_eq!(read.interface.scope(), "/github");
+/// assert_eq!(read.interface.name(), "issue.read");
+/// assert_eq!(read.operation, "read");
+/// assert_eq!(read, parse_operation("/github::issue.read#read", None)?);
+///
+/// assert!(parse_operation("issue.read#read", None).is_err());
+/// let github = Path::new("/github")?;
+/// assert_eq!(read, parse_operation("issue.read#read", Some(&github))?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn parse_operation(text: &str, context: Option<&Path>) -> Result<OperationRef, ParseError> {
+    let (interface, operation) = parse(text, context, Operation::Required)?;
+    let Some(operation) = operation else {
+        // `Operation::Required` only succeeds with an operation; report it as the missing '#'.
+        return Err(error_at(
+            text,
+            text.len(),
+            ParseErrorKind::OperationSeparator,
+        ));
+    };
+    Ok(OperationRef {
+        interface,
+        operation,
+    })
+}
+
+/// Parses the interface notation: `/github::issue.read`, or `issue.read` when the caller states
+/// the context scope. A trailing `#operation` is an error.
+///
+/// ```
+/// use wip_refs::{ParseErrorKind, parse_interface};
+///
+/// let root = parse_interface("/::issue.read", None)?;
+/// assert!(root.scope().is_root());
+///
+/// let error = parse_interface("github::issue.read", None).unwrap_err();
+/// assert_eq!(error.kind(), &ParseErrorKind::AbsoluteScope);
+/// assert_eq!(error.offset(), 0);
+/// # Ok::<(), wip_refs::ParseError>(())
+/// ```
+pub fn parse_interface(
+    text: &str,
+    context: Option<&Path>,
+) -> Result<InterfaceReference, ParseError> {
+    parse(text, context, Operation::Forbidden).map(|(interface, _)| interface)
+}
+
+/// Parses either notation: an interface, with an operation when the text has `#operation`.
+///
+/// ```
+/// use wip_refs::parse_reference;
+///
+/// let parsed = parse_reference(r#"/github::"issue#read""#, None)?;
+/// assert_eq!(parsed.interface.name(), "issue#read");
+/// assert_eq!(parsed.operation, None);
+///
+/// let parsed = parse_reference(r#"/github::issue.read#"read#raw""#, None)?;
+/// assert_eq!(parsed.operation.as_deref(), Some("read#raw"));
+/// # Ok::<(), wip_refs::ParseError>(())
+/// ```
+pub fn parse_reference(text: &str, context: Option<&Path>) -> Result<ParsedReference, ParseError> {
+    let (interface, operation) = parse(text, context, Operation::Optional)?;
+    Ok(ParsedReference {
+        interface,
+        operation,
+    })
+}
+
+/// Reads a whole text as one double-quoted JSON string, as the notation quotes a component.
+pub(crate) fn unquote(text: &str) -> Option<String> {
+    match quoted(text) {
+        Ok(("", value)) => Some(value),
+        _ => None,
+    }
+}
+
+/// Whether the notation must, may or must not end with `#operation`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Operation {
+    Required,
+    Optional,
+    Forbidden,
+}
+
+/// The parser's error: the rest of the input where the problem is, and what was expected there.
+///
+/// `kind` is `None` only while a nom primitive's failure travels to the combinator that knows
+/// what the primitive was looking for ([`expect`]).
+#[derive(Debug)]
+struct Failure<'a> {
+    at: &'a str,
+    kind: Option<ParseErrorKind>,
+}
+
+impl<'a> Failure<'a> {
+    fn new(at: &'a str, kind: ParseErrorKind) -> Self {
+        Self {
+            at,
+            kind: Some(kind),
+        }
+    }
+}
+
+impl<'a> nom::error::ParseError<&'a str> for Failure<'a> {
+    fn from_error_kind(at: &'a str, _: ErrorKind) -> Self {
+        Self { at, kind: None }
+    }
+
+    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
+        other
+    }
+}
+
+type Res<'a, T> = IResult<&'a str, T, Failure<'a>>;
+
+/// One scope or name as written: where it starts, its value, and whether it was quoted.
+struct Component<'a> {
+    at: &'a str,
+    value: Cow<'a, str>,
+    quoted: bool,
+}
+
+fn parse(
+    text: &str,
+    context: Option<&Path>,
+    operation: Operation,
+) -> Result<(InterfaceReference, Option<String>), ParseError> {
+    notation(text, context, operation).map_err(|failure| {
+        let kind = failure.kind.unwrap_or(ParseErrorKind::End);
+        error_at(text, text.len() - failure.at.len(), kind)
+    })
+}
+
+fn notation<'a>(
+    text: &'a str,
+    context: Option<&Path>,
+    operation: Operation,
+) -> Result<(InterfaceReference, Option<String>), Failure<'a>> {
+    let first_kind = match context {
+        Some(_) => ParseErrorKind::ScopeOrInterfaceName,
+        None => ParseErrorKind::Scope,
+    };
+    // A bare scope uses a superset of the bare name characters, so the first component is read
+    // as a possible scope; the `::` after it, outside quotes, decides what it was.
+    let (rest, first) = finish(component(text, is_bare_scope_char, first_kind))?;
+    let (rest, scope, name) = match tag::<_, _, Failure<'a>>("::").parse(rest) {
+        Ok((rest, _)) => {
+            let scope = scope_path(&first)?;
+            let (rest, name) = finish(component(
+                rest,
+                is_bare_name_char,
+                ParseErrorKind::InterfaceName,
+            ))?;
+            (rest, scope, name)
+        }
+        Err(_) => {
+            // A bare component with '/' can only be a scope, so the '::' is what is missing.
+            if !first.quoted && first.value.contains('/') {
+                return Err(Failure::new(rest, ParseErrorKind::ScopeSeparator));
+            }
+            let Some(context) = context else {
+                return Err(Failure::new(text, ParseErrorKind::ContextScope));
+            };
+            (rest, context.clone(), first)
+        }
+    };
+    let name = InterfaceName::new(name.value)
+        .map_err(|_| Failure::new(name.at, ParseErrorKind::NonEmptyInterfaceName))?;
+    let interface = InterfaceReference::new(scope, name);
+
+    let after_name = match (operation, rest.is_empty()) {
+        (Operation::Forbidden | Operation::Optional, true) => return Ok((interface, None)),
+        (Operation::Forbidden, false) => return Err(Failure::new(rest, ParseErrorKind::End)),
+        (Operation::Optional, false) => ParseErrorKind::OperationSeparatorOrEnd,
+        (Operation::Required, _) => ParseErrorKind::OperationSeparator,
+    };
+    let (rest, _) = finish(expect(char('#'), after_name).parse(rest))?;
+    let (rest, operation) = finish(component(
+        rest,
+        is_bare_name_char,
+        ParseErrorKind::OperationName,
+    ))?;
+    if !rest.is_empty() {
+        return Err(Failure::new(rest, ParseErrorKind::End));
+    }
+    Ok((interface, Some(operation.value.into_owned())))
+}
+
+/// A quoted component, or a non-empty run of the bare characters `bare` allows.
+fn component<'a>(
+    input: &'a str,
+    bare: fn(char) -> bool,
+    kind: ParseErrorKind,
+) -> Res<'a, Component<'a>> {
+    let quoted_value = quoted.map(|value| (Cow::Owned(value), true));
+    let bare_value = take_while1(bare).map(|value| (Cow::Borrowed(value), false));
+    let (rest, (value, quoted)) = expect(alt((quoted_value, bare_value)), kind).parse(input)?;
+    Ok((
+        rest,
+        Component {
+            at: input,
+            value,
+            quoted,
+        },
+    ))
+}
+
+/// A double-quoted JSON string; returns its unescaped value.
+///
+/// Not starting with `"` is a recoverable error (another form may match); anything wrong after
+/// the opening quote is a failure at the exact character.
+fn quoted(input: &str) -> Res<'_, String> {
+    let (mut rest, _) = char('"').parse(input)?;
+    let mut value = String::new();
+    loop {
+        let (after_run, run) = take_till(|c: char| c == '"' || c == '\\' || c < ' ').parse(rest)?;
+        value.push_str(run);
+        rest = after_run;
+        let mut chars = rest.chars();
+        match chars.next() {
+            None => return fail_at(rest, ParseErrorKind::ClosingQuote),
+            Some('"') => return Ok((chars.as_str(), value)),
+            Some('\\') => {
+                let (after_escape, unescaped) = escape(rest)?;
+                value.push(unescaped);
+                rest = after_escape;
+            }
+            Some(_) => return fail_at(rest, ParseErrorKind::EscapedControl),
+        }
+    }
+}
+
+/// One JSON escape sequence, starting at its backslash.
+fn escape(input: &str) -> Res<'_, char> {
+    let mut chars = input.chars();
+    chars.next();
+    let simple = match chars.next() {
+        Some('"') => '"',
+        Some('\\') => '\\',
+        Some('/') => '/',
+        Some('b') => '\u{8}',
+        Some('f') => '\u{c}',
+        Some('n') => '\n',
+        Some('r') => '\r',
+        Some('t') => '\t',
+        Some('u') => return unicode_escape(input),
+        _ => return fail_at(input, ParseErrorKind::Escape),
+    };
+    Ok((chars.as_str(), simple))
+}
+
+/// `\uXXXX`, or a UTF-16 surrogate pair `\uXXXX\uXXXX`, starting at the first backslash.
+fn unicode_escape(input: &str) -> Res<'_, char> {
+    let (rest, high) = hex_escape(input)?;
+    let code = match high {
+        0xd800..=0xdbff => {
+            let Ok((rest_after_low, low @ 0xdc00..=0xdfff)) = hex_escape(rest) else {
+                return fail_at(input, ParseErrorKind::SurrogatePair);
+            };
+            let code = 0x10000 + ((u32::from(high) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
+            return match char::from_u32(code) {
+                Some(c) => Ok((rest_after_low, c)),
+                None => fail_at(input, ParseErrorKind::SurrogatePair),
+            };
+        }
+        0xdc00..=0xdfff => return fail_at(input, ParseErrorKind::SurrogatePair),
+        code => u32::from(code),
+    };
+    match char::from_u32(code) {
+        Some(c) => Ok((rest, c)),
+        None => fail_at(input, ParseErrorKind::SurrogatePair),
+    }
+}
+
+/// `\u` and four hex digits, as a UTF-16 code unit.
+fn hex_escape(input: &str) -> Res<'_, u16> {
+    let digits = take_while_m_n(4, 4, |c: char| c.is_ascii_hexdigit());
+    // Past the backslash nothing else can match, so a miss is final.
+    let (rest, hex) = cut(expect((tag("\\u"), digits), ParseErrorKind::HexDigits))
+        .map(|(_, hex)| hex)
+        .parse(input)?;
+    match u16::from_str_radix(hex, 16) {
+        Ok(unit) => Ok((rest, unit)),
+        Err(_) => fail_at(input, ParseErrorKind::HexDigits),
+    }
+}
+
+/// Runs `parser`, naming what it was looking for when it fails without saying so itself.
+fn expect<'a, O>(
+    mut parser: impl Parser<&'a str, Output = O, Error = Failure<'a>>,
+    kind: ParseErrorKind,
+) -> impl Parser<&'a str, Output = O, Error = Failure<'a>> {
+    move |input: &'a str| {
+        parser.parse(input).map_err(|error| {
+            error.map(|failure| match failure.kind {
+                Some(_) => failure,
+                None => Failure::new(input, kind.clone()),
+            })
+        })
+    }
+}
+
+/// Turns a parser result into the driver's plain `Result`.
+fn finish<'a, T>(result: Res<'a, T>) -> Result<(&'a str, T), Failure<'a>> {
+    result.map_err(|error| match error {
+        nom::Err::Error(failure) | nom::Err::Failure(failure) => failure,
+        // Only streaming parsers ask for more input, and every parser here is complete.
+        nom::Err::Incomplete(_) => Failure::new("", ParseErrorKind::End),
+    })
+}
+
+fn fail_at<T>(at: &str, kind: ParseErrorKind) -> Res<'_, T> {
+    Err(nom::Err::Failure(Failure::new(at, kind)))
+}
+
+fn scope_path<'a>(scope: &Component<'a>) -> Result<Path, Failure<'a>> {
+    Path::new(scope.value.as_ref()).map_err(|error| {
+        let kind = match error {
+            PathError::NotAbsolute { .. } => ParseErrorKind::AbsoluteScope,
+            other => ParseErrorKind::CanonicalScope(other),
+        };
+        Failure::new(scope.at, kind)
+    })
+}
+
+fn is_bare_scope_char(c: char) -> bool {
+    u8::try_from(c).is_ok_and(is_bare_scope_byte)
+}
+
+fn is_bare_name_char(c: char) -> bool {
+    u8::try_from(c).is_ok_and(is_bare_name_byte)
+}
+
+fn error_at(text: &str, byte_offset: usize, kind: ParseErrorKind) -> ParseError {
+    // Every failure position is a suffix of `text` cut at a character boundary.
+    let offset = text
+        .get(..byte_offset)
+        .map_or(byte_offset, |before| before.chars().count());
+    ParseError { offset, kind }
+}
