@@ -47,7 +47,7 @@ const COMPARISONS: &[Comparison] = &[
     },
     Comparison {
         label: "textview render",
-        group: "textview_1000_operations",
+        group: "descriptor_1000_operations",
         ours: "render",
         baseline: "encode_json",
         target: 1.0,

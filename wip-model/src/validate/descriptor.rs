@@ -1,8 +1,11 @@
 //! Checks of Interface Descriptors (wire-v1 §2.4) and resolution of named types.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use super::{MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind};
+use super::{
+    MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind,
+    first_repeat,
+};
 use crate::descriptor::{InterfaceDescriptor, TypeExpr};
 
 type Result<T = ()> = std::result::Result<T, ValidationError>;
@@ -58,14 +61,15 @@ impl<'a> Resolver<'a> {
 /// Checks a descriptor: unique names in every namespace, every named type declared, and no cycle
 /// among named types (v1 has no recursive types). The format is not checked.
 pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
-    let mut type_names = HashSet::with_capacity(descriptor.types.len());
-    for (index, declaration) in descriptor.types.iter().enumerate() {
-        if !type_names.insert(declaration.name.as_str()) {
-            return Err(duplicate(NameNamespace::TypeDeclaration, &declaration.name)
-                .within(Segment::Index(index))
-                .within(Segment::member("types")));
-        }
+    if let Some(index) = first_repeat(&descriptor.types, |declaration| declaration.name.as_str()) {
+        return Err(duplicate(
+            NameNamespace::TypeDeclaration,
+            &descriptor.types[index].name,
+        )
+        .within(Segment::Index(index))
+        .within(Segment::member("types")));
     }
+    let type_names = TypeNames::new(descriptor);
     for (index, declaration) in descriptor.types.iter().enumerate() {
         walk(&declaration.definition, &type_names, 0).map_err(|error| {
             error
@@ -74,28 +78,31 @@ pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
                 .within(Segment::member("types"))
         })?;
     }
-    let mut operation_names = HashSet::with_capacity(descriptor.operations.len());
+    let repeated_operation =
+        first_repeat(&descriptor.operations, |operation| operation.name.as_str());
     for (index, operation) in descriptor.operations.iter().enumerate() {
         let at_operation = |error: ValidationError| {
             error
                 .within(Segment::Index(index))
                 .within(Segment::member("operations"))
         };
-        if !operation_names.insert(operation.name.as_str()) {
+        if repeated_operation == Some(index) {
             return Err(at_operation(duplicate(
                 NameNamespace::Operation,
                 &operation.name,
             )));
         }
-        let mut parameter_names = HashSet::with_capacity(operation.parameters.len());
-        for (position, parameter) in operation.parameters.iter().enumerate() {
-            if !parameter_names.insert(parameter.name.as_str()) {
-                return Err(at_operation(
-                    duplicate(NameNamespace::Parameter, &parameter.name)
-                        .within(Segment::Index(position))
-                        .within(Segment::member("parameters")),
-                ));
-            }
+        if let Some(position) =
+            first_repeat(&operation.parameters, |parameter| parameter.name.as_str())
+        {
+            return Err(at_operation(
+                duplicate(
+                    NameNamespace::Parameter,
+                    &operation.parameters[position].name,
+                )
+                .within(Segment::Index(position))
+                .within(Segment::member("parameters")),
+            ));
         }
         for (position, parameter) in operation.parameters.iter().enumerate() {
             walk(&parameter.ty, &type_names, 0).map_err(|error| {
@@ -118,6 +125,25 @@ pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
     check_cycles(descriptor)
 }
 
+/// The declared type names, sorted for lookup (no hashing, so no input can make it slow).
+struct TypeNames<'a>(Vec<&'a str>);
+
+impl<'a> TypeNames<'a> {
+    fn new(descriptor: &'a InterfaceDescriptor) -> Self {
+        let mut names: Vec<&str> = descriptor
+            .types
+            .iter()
+            .map(|declaration| declaration.name.as_str())
+            .collect();
+        names.sort_unstable();
+        Self(names)
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        self.0.binary_search(&name).is_ok()
+    }
+}
+
 fn duplicate(namespace: NameNamespace, name: &str) -> ValidationError {
     ValidationError::new(ValidationErrorKind::DuplicateName {
         namespace,
@@ -126,7 +152,7 @@ fn duplicate(namespace: NameNamespace, name: &str) -> ValidationError {
 }
 
 /// Checks one type expression: named types resolve, member and case names are unique.
-fn walk(ty: &TypeExpr, type_names: &HashSet<&str>, depth: usize) -> Result {
+fn walk(ty: &TypeExpr, type_names: &TypeNames<'_>, depth: usize) -> Result {
     if depth > MAX_VALIDATION_DEPTH {
         return Err(ValidationError::new(ValidationErrorKind::TooDeep));
     }
@@ -137,14 +163,14 @@ fn walk(ty: &TypeExpr, type_names: &HashSet<&str>, depth: usize) -> Result {
             }))
         }
         TypeExpr::Record { fields } => {
-            let mut names = HashSet::with_capacity(fields.len());
+            let repeated = first_repeat(fields, |field| field.name.as_str());
             for (index, field) in fields.iter().enumerate() {
                 let at_field = |error: ValidationError| {
                     error
                         .within(Segment::Index(index))
                         .within(Segment::member("fields"))
                 };
-                if !names.insert(field.name.as_str()) {
+                if repeated == Some(index) {
                     return Err(at_field(duplicate(NameNamespace::Field, &field.name)));
                 }
                 walk(&field.ty, type_names, depth + 1)
@@ -154,26 +180,21 @@ fn walk(ty: &TypeExpr, type_names: &HashSet<&str>, depth: usize) -> Result {
         }
         TypeExpr::List { items } => walk(items, type_names, depth + 1)
             .map_err(|error| error.within(Segment::member("items"))),
-        TypeExpr::Enum { cases } => {
-            let mut names = HashSet::with_capacity(cases.len());
-            for (index, case) in cases.iter().enumerate() {
-                if !names.insert(case.name.as_str()) {
-                    return Err(duplicate(NameNamespace::EnumCase, &case.name)
-                        .within(Segment::Index(index))
-                        .within(Segment::member("cases")));
-                }
-            }
-            Ok(())
-        }
+        TypeExpr::Enum { cases } => match first_repeat(cases, |case| case.name.as_str()) {
+            Some(index) => Err(duplicate(NameNamespace::EnumCase, &cases[index].name)
+                .within(Segment::Index(index))
+                .within(Segment::member("cases"))),
+            None => Ok(()),
+        },
         TypeExpr::Union { cases } => {
-            let mut names = HashSet::with_capacity(cases.len());
+            let repeated = first_repeat(cases, |case| case.name.as_str());
             for (index, case) in cases.iter().enumerate() {
                 let at_case = |error: ValidationError| {
                     error
                         .within(Segment::Index(index))
                         .within(Segment::member("cases"))
                 };
-                if !names.insert(case.name.as_str()) {
+                if repeated == Some(index) {
                     return Err(at_case(duplicate(NameNamespace::UnionCase, &case.name)));
                 }
                 if let Some(payload) = &case.payload {

@@ -64,6 +64,34 @@ impl ValidationError {
     }
 }
 
+/// The first index whose key already appeared before it, if any: where a sequential check
+/// would first find a repeat. Short lists, the usual case, are compared pairwise without
+/// allocating; long ones are sorted (no hashing, so no input can make this slow).
+pub(crate) fn first_repeat<'t, T, K: Ord + ?Sized + 't>(
+    items: &'t [T],
+    key: impl Fn(&'t T) -> &'t K,
+) -> Option<usize> {
+    const PAIRWISE_UP_TO: usize = 16;
+    if items.len() <= PAIRWISE_UP_TO {
+        return (1..items.len()).find(|&index| {
+            items[..index]
+                .iter()
+                .any(|earlier| key(earlier) == key(&items[index]))
+        });
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&left, &right| {
+        key(&items[left])
+            .cmp(key(&items[right]))
+            .then(left.cmp(&right))
+    });
+    order
+        .windows(2)
+        .filter(|pair| key(&items[pair[0]]) == key(&items[pair[1]]))
+        .map(|pair| pair[1])
+        .min()
+}
+
 /// The namespaces in which names must be unique.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameNamespace {
@@ -248,5 +276,28 @@ impl ValidationErrorKind {
             expected: ty.kind_name(),
             actual,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_repeat;
+
+    #[test]
+    fn first_repeat_finds_where_a_sequential_scan_would() {
+        let check = |names: &[&str], expected: Option<usize>| {
+            assert_eq!(first_repeat(names, |name| *name), expected, "{names:?}");
+        };
+        check(&[], None);
+        check(&["a", "b", "a"], Some(2));
+        check(&["a", "b", "b", "a"], Some(2));
+        let mut long: Vec<String> = (0..40).map(|index| format!("n{index}")).collect();
+        let unique: Vec<&str> = long.iter().map(String::as_str).collect();
+        check(&unique, None);
+        long[30] = "n2".into();
+        long[35] = "n1".into();
+        long[20] = "n39".into();
+        let repeated: Vec<&str> = long.iter().map(String::as_str).collect();
+        check(&repeated, Some(30));
     }
 }

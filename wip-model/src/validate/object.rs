@@ -1,6 +1,8 @@
 //! Checks of Objects, observe trees and fetch responses (wire-v1 §2.2, §2.3, §2.7, §2.8).
 
-use super::{NameNamespace, Segment, ValidationError, ValidationErrorKind, validate_descriptor};
+use super::{
+    NameNamespace, Segment, ValidationError, ValidationErrorKind, first_repeat, validate_descriptor,
+};
 use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
 use crate::object::{Object, ObjectObservation};
 use crate::path::{NameError, Path, is_ancestor_or_self};
@@ -20,33 +22,6 @@ pub fn validate_object(object: &Object) -> Result {
         );
     }
     Ok(())
-}
-
-/// The index of an item whose key appeared before it, if any. Short lists, the usual case, are
-/// compared pairwise without allocating; long ones are sorted (no hashing, so no input can make
-/// this slow).
-fn first_repeat<'t, T, K: Ord + ?Sized + 't>(
-    items: &'t [T],
-    key: impl Fn(&'t T) -> &'t K,
-) -> Option<usize> {
-    const PAIRWISE_UP_TO: usize = 16;
-    if items.len() <= PAIRWISE_UP_TO {
-        return (1..items.len()).find(|&index| {
-            items[..index]
-                .iter()
-                .any(|earlier| key(earlier) == key(&items[index]))
-        });
-    }
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by(|&left, &right| {
-        key(&items[left])
-            .cmp(key(&items[right]))
-            .then(left.cmp(&right))
-    });
-    order
-        .windows(2)
-        .find(|pair| key(&items[pair[0]]) == key(&items[pair[1]]))
-        .map(|pair| pair[1])
 }
 
 /// Checks an Object observed at `path`: [`validate_object`], every interface scope an

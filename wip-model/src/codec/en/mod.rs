@@ -272,7 +272,7 @@ pub(crate) fn value(w: &mut Writer, value: &Value) -> Written {
         Value::Record(members) => {
             w.begin_object()?;
             for (name, member) in members {
-                w.key(name);
+                w.data_key(name);
                 self::value(w, member)?;
             }
             w.end_object();
@@ -313,7 +313,7 @@ pub(crate) fn call_request(w: &mut Writer, request: &CallOperationRequest) -> Wr
     w.key("arguments");
     w.begin_object()?;
     for (name, argument) in &request.arguments {
-        w.key(name);
+        w.data_key(name);
         value(w, argument)?;
     }
     w.end_object();

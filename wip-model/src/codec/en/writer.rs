@@ -71,8 +71,19 @@ impl Writer {
         self.close(b']');
     }
 
-    /// Writes a member name; the value written next belongs to it.
-    pub(crate) fn key(&mut self, name: &str) {
+    /// Writes one of the protocol's own member names, which need no escaping; the value written
+    /// next belongs to it.
+    pub(crate) fn key(&mut self, name: &'static str) {
+        debug_assert_eq!(plain_run(name.as_bytes()), name.len());
+        self.separate();
+        self.out.push(b'"');
+        self.out.extend_from_slice(name.as_bytes());
+        self.out.extend_from_slice(b"\":");
+        self.needs_comma = false;
+    }
+
+    /// Writes a member name taken from data (a record key, an argument name).
+    pub(crate) fn data_key(&mut self, name: &str) {
         self.separate();
         write_escaped(&mut self.out, name);
         self.out.push(b':');
@@ -124,7 +135,7 @@ impl Writer {
         self.out.push(b'"');
     }
 
-    pub(crate) fn member_str(&mut self, name: &str, value: &str) {
+    pub(crate) fn member_str(&mut self, name: &'static str, value: &str) {
         self.key(name);
         self.string(value);
     }
