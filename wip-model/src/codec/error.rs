@@ -2,7 +2,7 @@
 
 use crate::error_code::{ProtocolErrorCode, ProtocolInteraction};
 use crate::path::PathError;
-use crate::validate::{Location, Segment, ValidationError};
+use crate::validate::{Location, Segment, ValidationError, ValidationErrorKind};
 
 /// Why a body could not be decoded.
 #[derive(Debug, thiserror::Error)]
@@ -127,18 +127,6 @@ pub enum ShapeErrorKind {
         /// The operation's name.
         name: String,
     },
-    /// A string names no case of the enum or union.
-    #[error("unknown case {name:?}")]
-    UnknownCase {
-        /// The case name.
-        name: String,
-    },
-    /// A union case that carries a payload has no `value`.
-    #[error("union case needs a value")]
-    MissingUnionPayload,
-    /// A union case without payload has a `value`.
-    #[error("union case takes no value")]
-    UnexpectedUnionPayload,
 }
 
 /// A decode error on its way out of the readers, boxed so that results stay small on the
@@ -176,6 +164,11 @@ impl DecodeError {
 
     pub(crate) fn duplicate() -> Fault {
         Self::shape(ShapeErrorKind::DuplicateMember)
+    }
+
+    /// A value that does not fit its type, reported as validation would report it.
+    pub(crate) fn invalid(kind: ValidationErrorKind) -> Fault {
+        Fault::from(Self::Invalid(ValidationError::new(kind)))
     }
 
     /// The location of a shape or validation error, if the error has one.

@@ -22,6 +22,7 @@ mod en;
 mod error;
 mod limits;
 mod reader;
+mod scan;
 
 pub use self::base64::base64_encode;
 pub use error::{DecodeError, EncodeError, ShapeErrorKind};

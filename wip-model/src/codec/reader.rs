@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use super::error::{DecodeError, Fault};
+use super::scan::plain_run;
 
 type Read<T> = Result<T, Fault>;
 
@@ -275,33 +276,9 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The end of the run of bytes from `start` that need no attention: no `"`, `\` or control
-    /// character. Eight bytes at a time.
+    /// The end of the run of bytes from `start` that need no attention.
     fn scan_plain(&self, start: usize) -> usize {
-        const ONES: u64 = 0x0101_0101_0101_0101;
-        const HIGHS: u64 = 0x8080_8080_8080_8080;
-        let bytes = self.bytes;
-        let mut pos = start;
-        while let Some(chunk) = bytes.get(pos..pos + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-            let quote = word ^ (ONES * u64::from(b'"'));
-            let backslash = word ^ (ONES * u64::from(b'\\'));
-            let special = (quote.wrapping_sub(ONES) & !quote)
-                | (backslash.wrapping_sub(ONES) & !backslash)
-                | (word.wrapping_sub(ONES * 0x20) & !word);
-            let found = special & HIGHS;
-            if found != 0 {
-                return pos + (found.trailing_zeros() / 8) as usize;
-            }
-            pos += 8;
-        }
-        while let Some(&byte) = bytes.get(pos) {
-            if byte == b'"' || byte == b'\\' || byte < 0x20 {
-                break;
-            }
-            pos += 1;
-        }
-        pos
+        start + plain_run(&self.bytes[start..])
     }
 
     /// The rest of a string that holds escapes, from the first byte needing attention.

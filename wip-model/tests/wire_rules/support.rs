@@ -166,18 +166,9 @@ impl Kind {
                 matches!(shape, Some(S::IntegerOutOfRange { .. }))
                     || matches!(invalid, Some(V::IntegerOutOfRange { .. }))
             }
-            Self::UnknownCase => {
-                matches!(shape, Some(S::UnknownCase { .. }))
-                    || matches!(invalid, Some(V::UnknownCase { .. }))
-            }
-            Self::MissingPayload => {
-                matches!(shape, Some(S::MissingUnionPayload))
-                    || matches!(invalid, Some(V::MissingUnionPayload))
-            }
-            Self::UnexpectedPayload => {
-                matches!(shape, Some(S::UnexpectedUnionPayload))
-                    || matches!(invalid, Some(V::UnexpectedUnionPayload))
-            }
+            Self::UnknownCase => matches!(invalid, Some(V::UnknownCase { .. })),
+            Self::MissingPayload => matches!(invalid, Some(V::MissingUnionPayload)),
+            Self::UnexpectedPayload => matches!(invalid, Some(V::UnexpectedUnionPayload)),
             Self::UndeclaredOperation => {
                 matches!(shape, Some(S::UndeclaredOperation { .. }))
                     || matches!(invalid, Some(V::UnknownOperation { .. }))

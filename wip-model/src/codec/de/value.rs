@@ -13,7 +13,7 @@ use crate::codec::reader::{Kind, Number};
 use crate::descriptor::{OperationDeclaration, TypeExpr, UnionCase};
 use crate::interaction::{CallOperationRequest, CallOperationResponse};
 use crate::path::check_path;
-use crate::validate::{Resolver, Segment};
+use crate::validate::{Resolver, Segment, ValidationErrorKind};
 use crate::value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value,
 };
@@ -92,7 +92,9 @@ fn value(
             if cases.iter().any(|case| case.name == name) {
                 return Ok(Value::String(name));
             }
-            Err(DecodeError::shape(ShapeErrorKind::UnknownCase { name }))
+            Err(DecodeError::invalid(ValidationErrorKind::UnknownCase {
+                name,
+            }))
         }
         (TypeExpr::List { items }, Kind::Array) => {
             d.json.begin_array()?;
@@ -179,7 +181,9 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
         if index == 0 {
             let name = d.owned_text()?;
             let Some(found) = cases.iter().find(|candidate| candidate.name == name) else {
-                return Err(DecodeError::shape(ShapeErrorKind::UnknownCase { name }));
+                return Err(DecodeError::invalid(ValidationErrorKind::UnknownCase {
+                    name,
+                }));
             };
             case = Some(found);
             return Ok(());
@@ -193,14 +197,18 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
                 payload = Some(value(d, resolver, ty, true)?);
                 Ok(())
             }
-            Some(None) => Err(DecodeError::shape(ShapeErrorKind::UnexpectedUnionPayload)),
+            Some(None) => Err(DecodeError::invalid(
+                ValidationErrorKind::UnexpectedUnionPayload,
+            )),
         }
     })?;
     let case = required(case, UNION_CASE_FIELD)?;
     if let Some(start) = early_payload {
         let Some(ty) = &case.payload else {
-            return Err(DecodeError::shape(ShapeErrorKind::UnexpectedUnionPayload)
-                .within(Segment::member(UNION_VALUE_FIELD)));
+            return Err(
+                DecodeError::invalid(ValidationErrorKind::UnexpectedUnionPayload)
+                    .within(Segment::member(UNION_VALUE_FIELD)),
+            );
         };
         let end = d.json.mark();
         d.json.seek(start);
@@ -217,7 +225,11 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
         (Some(payload), _) => {
             members.insert(UNION_VALUE_FIELD.to_owned(), payload);
         }
-        (None, Some(_)) => return Err(DecodeError::shape(ShapeErrorKind::MissingUnionPayload)),
+        (None, Some(_)) => {
+            return Err(DecodeError::invalid(
+                ValidationErrorKind::MissingUnionPayload,
+            ));
+        }
         (None, None) => {}
     }
     Ok(Value::Record(members))

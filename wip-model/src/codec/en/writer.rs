@@ -2,6 +2,7 @@
 
 use crate::codec::base64::base64_encode_into;
 use crate::codec::error::EncodeError;
+use crate::codec::scan::plain_run;
 
 /// Appends compact JSON to a buffer. Object members are written in the order the caller gives;
 /// the encoders give them sorted, as the reference encoder writes them.
@@ -186,36 +187,6 @@ fn write_escaped(out: &mut Vec<u8>, value: &str) {
         start = index + 1;
     }
     out.push(b'"');
-}
-
-/// The length of the leading run of `bytes` that needs no escape: no `"`, `\` or control
-/// character. Eight bytes at a time.
-fn plain_run(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        let quote = word ^ (ONES * u64::from(b'"'));
-        let backslash = word ^ (ONES * u64::from(b'\\'));
-        let special = (quote.wrapping_sub(ONES) & !quote)
-            | (backslash.wrapping_sub(ONES) & !backslash)
-            | (word.wrapping_sub(ONES * 0x20) & !word);
-        let found = special & HIGHS;
-        if found != 0 {
-            return offset + (found.trailing_zeros() / 8) as usize;
-        }
-        offset += 8;
-    }
-    let tail = chunks.remainder();
-    offset
-        + tail
-            .iter()
-            .position(|&byte| ESCAPE[usize::from(byte)] != 0)
-            .unwrap_or(tail.len())
 }
 
 #[cfg(test)]
