@@ -225,6 +225,53 @@ impl<'a> Reader<'a> {
         Ok(Some(key))
     }
 
+    /// The next member name of the object being read as an index into `names`, or `None` after
+    /// its `}`. A name not in `names` is an unknown-member error located at that name.
+    ///
+    /// Names without escapes, nearly all of them, are compared in place without building a
+    /// string.
+    pub(crate) fn next_member(&mut self, names: &[&str]) -> Read<Option<usize>> {
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        match self.peek_byte() {
+            Some(b'}') => {
+                self.close();
+                return Ok(None);
+            }
+            Some(b',') if !fresh => {
+                self.pos += 1;
+                if self.peek_byte() != Some(b'"') {
+                    return self.syntax("expected a member name after ','");
+                }
+            }
+            Some(b'"') if fresh => {}
+            None => return self.syntax("unexpected end of input inside an object"),
+            _ => return self.syntax("expected ',' or '}' in an object"),
+        }
+        let start = self.pos + 1;
+        let end = self.scan_plain(start);
+        let (index, name) = if self.bytes.get(end) == Some(&b'"') {
+            let name = &self.bytes[start..end];
+            self.pos = end + 1;
+            let index = names.iter().position(|known| known.as_bytes() == name);
+            (index, None)
+        } else {
+            let name = self.string()?;
+            (names.iter().position(|known| *known == name), Some(name))
+        };
+        let Some(index) = index else {
+            let name = name.unwrap_or(Cow::Borrowed(self.utf8(start, end)?));
+            return Err(
+                DecodeError::shape(super::error::ShapeErrorKind::UnknownMember)
+                    .within(crate::validate::Segment::key(&name)),
+            );
+        };
+        if self.peek_byte() != Some(b':') {
+            return self.syntax("expected ':' after a member name");
+        }
+        self.pos += 1;
+        Ok(Some(index))
+    }
+
     /// Whether the array being read has another item; consumes its `]` when not.
     pub(crate) fn next_item(&mut self) -> Read<bool> {
         let fresh = std::mem::replace(&mut self.fresh, false);

@@ -139,19 +139,23 @@ impl<'a> Decoder<'a> {
         mut on_member: impl FnMut(&mut Self, usize) -> Read<()>,
     ) -> Read<()> {
         let mut seen = 0u64;
-        let mut next = first;
+        let mut next = match first {
+            Some(name) => match names.iter().position(|known| *known == name) {
+                Some(index) => Some(index),
+                None => {
+                    return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
+                        .within(Segment::key(&name)));
+                }
+            },
+            None => None,
+        };
         loop {
-            let name = match next.take() {
-                Some(name) => name,
-                None => match self.json.next_key()? {
-                    Some(name) => name,
+            let index = match next.take() {
+                Some(index) => index,
+                None => match self.json.next_member(names)? {
+                    Some(index) => index,
                     None => return Ok(()),
                 },
-            };
-            let Some(index) = names.iter().position(|known| *known == name) else {
-                return Err(
-                    DecodeError::shape(ShapeErrorKind::UnknownMember).within(Segment::key(&name))
-                );
             };
             let bit = 1u64 << index;
             if seen & bit != 0 {
