@@ -12,9 +12,11 @@ pub fn base64_encode(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// The 64 digits of the standard alphabet, in order.
+const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
 /// Appends the canonical base64 of `bytes` to `out`.
 pub(crate) fn base64_encode_into(bytes: &[u8], out: &mut Vec<u8>) {
-    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let digit = |word: u32, shift: u32| DIGITS[(word >> shift & 0x3f) as usize];
     out.reserve(bytes.len().div_ceil(3) * 4);
     let (triples, rest) = bytes.as_chunks::<3>();
@@ -51,13 +53,24 @@ pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let Some((last, full)) = bytes.as_chunks::<4>().0.split_last() else {
         return Some(out);
     };
-    for quad in full {
-        let [a, b, c, d] = quad.map(sextet);
-        let word = u32::from(a?) << 18 | u32::from(b?) << 12 | u32::from(c?) << 6 | u32::from(d?);
+    for &[a, b, c, d] in full {
+        let (a, b, c, d) = (
+            SEXTETS[a as usize],
+            SEXTETS[b as usize],
+            SEXTETS[c as usize],
+            SEXTETS[d as usize],
+        );
+        if (a | b | c | d) & INVALID != 0 {
+            return None;
+        }
+        let word = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
         out.extend_from_slice(&word.to_be_bytes()[1..]);
     }
-    let [a, b, c, d] = last.map(sextet);
-    let (a, b) = (u32::from(a?), u32::from(b?));
+    let [a, b, c, d] = last.map(|digit| SEXTETS[digit as usize]);
+    if (a | b) & INVALID != 0 {
+        return None;
+    }
+    let (a, b) = (u32::from(a), u32::from(b));
     match (last[2], last[3]) {
         (b'=', b'=') => {
             // One byte; the four low bits of the second sextet must be zero.
@@ -67,32 +80,36 @@ pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
             out.push((a << 2 | b >> 4) as u8);
         }
         (_, b'=') => {
-            let c = u32::from(c?);
-            if c & 0x03 != 0 {
+            if c & INVALID != 0 || c & 0x03 != 0 {
                 return None;
             }
-            let word = a << 18 | b << 12 | c << 6;
+            let word = a << 18 | b << 12 | u32::from(c) << 6;
             out.extend_from_slice(&word.to_be_bytes()[1..3]);
         }
         _ => {
-            let word = a << 18 | b << 12 | u32::from(c?) << 6 | u32::from(d?);
+            if (c | d) & INVALID != 0 {
+                return None;
+            }
+            let word = a << 18 | b << 12 | u32::from(c) << 6 | u32::from(d);
             out.extend_from_slice(&word.to_be_bytes()[1..]);
         }
     }
     Some(out)
 }
 
-/// The value of a standard-alphabet base64 digit; `None` for anything else, `=` included.
-fn sextet(digit: u8) -> Option<u8> {
-    match digit {
-        b'A'..=b'Z' => Some(digit - b'A'),
-        b'a'..=b'z' => Some(digit - b'a' + 26),
-        b'0'..=b'9' => Some(digit - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
+/// Marks a byte that is not a standard-alphabet base64 digit (`=` included) in [`SEXTETS`].
+const INVALID: u8 = 0x80;
+
+/// The value of each standard-alphabet base64 digit; [`INVALID`] for every other byte.
+static SEXTETS: [u8; 256] = {
+    let mut table = [INVALID; 256];
+    let mut value = 0;
+    while value < 64 {
+        table[DIGITS[value] as usize] = value as u8;
+        value += 1;
     }
-}
+    table
+};
 
 #[cfg(test)]
 mod tests {
