@@ -104,6 +104,7 @@ impl<'a> Reader<'a> {
         }))
     }
 
+    #[inline]
     fn skip_whitespace(&mut self) {
         while let Some(&byte) = self.bytes.get(self.pos) {
             if !matches!(byte, b' ' | b'\n' | b'\r' | b'\t') {
@@ -113,12 +114,14 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline]
     fn peek_byte(&mut self) -> Option<u8> {
         self.skip_whitespace();
         self.bytes.get(self.pos).copied()
     }
 
     /// The type of the next value, judged by its first byte.
+    #[inline]
     pub(crate) fn peek(&mut self) -> Read<Kind> {
         match self.peek_byte() {
             Some(b'n') => Ok(Kind::Null),
@@ -150,6 +153,7 @@ impl<'a> Reader<'a> {
 
     /// A number or literal must be followed by whitespace, a separator or the end, so that
     /// `1.2.3` or `truex` is one bad token rather than a good one and junk.
+    #[inline]
     fn token_end(&self, reason: &'static str) -> Read<()> {
         match self.bytes.get(self.pos) {
             None | Some(b' ' | b'\n' | b'\r' | b'\t' | b',' | b']' | b'}') => Ok(()),
@@ -170,6 +174,7 @@ impl<'a> Reader<'a> {
         }
     }
 
+    #[inline]
     fn open(&mut self, bracket: u8) -> Read<()> {
         if self.peek_byte() != Some(bracket) {
             return self.syntax("expected an object or array");
@@ -185,16 +190,19 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    #[inline]
     fn close(&mut self) {
         self.pos += 1;
         self.depth -= 1;
         self.fresh = false;
     }
 
+    #[inline]
     pub(crate) fn begin_object(&mut self) -> Read<()> {
         self.open(b'{')
     }
 
+    #[inline]
     pub(crate) fn begin_array(&mut self) -> Read<()> {
         self.open(b'[')
     }
@@ -273,6 +281,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Whether the array being read has another item; consumes its `]` when not.
+    #[inline]
     pub(crate) fn next_item(&mut self) -> Read<bool> {
         let fresh = std::mem::replace(&mut self.fresh, false);
         match self.peek_byte() {
@@ -314,6 +323,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The text between two positions next to ASCII bytes, hence on character boundaries.
+    #[inline]
     fn utf8(&self, start: usize, end: usize) -> Read<&'a str> {
         self.text.get(start..end).ok_or_else(|| {
             Fault::from(DecodeError::InvalidJson {
@@ -324,6 +334,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The end of the run of bytes from `start` that need no attention.
+    #[inline]
     fn scan_plain(&self, start: usize) -> usize {
         start + plain_run(&self.bytes[start..])
     }

@@ -2,6 +2,7 @@
 
 /// The length of the leading run of `bytes` with no `"`, `\` or control character (< U+0020):
 /// the part of a string the reader can take as it is and the writer can copy as it is.
+#[inline]
 pub(crate) fn plain_run(bytes: &[u8]) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
