@@ -41,14 +41,9 @@ impl ObjectObservation {
     }
 
     /// How many Objects the tree holds, this node included.
-    pub fn len(&self) -> usize {
+    pub fn object_count(&self) -> usize {
         let mut count = 0;
         self.walk(&mut |_| count += 1);
         count
-    }
-
-    /// Always `false`: a tree holds at least its root Object.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 }

@@ -105,7 +105,13 @@ impl Path {
 
     /// The segments in order; the root has none.
     pub fn segments(&self) -> impl Iterator<Item = &str> {
-        self.0.split('/').skip(1).filter(|_| !self.is_root())
+        // Every path but the root is '/' followed by segments separated by '/'.
+        let rest = if self.is_root() {
+            None
+        } else {
+            self.0.get(1..)
+        };
+        rest.into_iter().flat_map(|rest| rest.split('/'))
     }
 
     /// The parent path, or `None` for the root.

@@ -147,7 +147,7 @@ mod tests {
         });
         let result = runner.run(&strategy, |(request, response)| {
             prop_assert_eq!(validate_observe_response(&request, &response), Ok(()));
-            prop_assert!(response.len() <= 1 + 3 + 9 + 18);
+            prop_assert!(response.object_count() <= 1 + 3 + 9 + 18);
             Ok(())
         });
         assert_eq!(result.map_err(|error| error.to_string()), Ok(()));

@@ -88,18 +88,18 @@ fn foreign_descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 /// A `wip-interface/1` descriptor, strictly.
 pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
     const NAMES: &[&str] = &["format", "documentation", "types", "operations"];
-    d.object("a descriptor object")?;
+    d.open_object("a descriptor object")?;
     let (mut format, mut docs, mut types, mut operations) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
         match index {
             0 => format = Some(d.owned_text()?),
             1 => docs = d.optional(documentation)?,
             2 => {
-                d.array("an array of type declarations")?;
+                d.open_array("an array of type declarations")?;
                 types = Some(d.items(declaration)?);
             }
             _ => {
-                d.array("an array of operations")?;
+                d.open_array("an array of operations")?;
                 operations = Some(d.items(operation)?);
             }
         }
@@ -115,7 +115,7 @@ pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 
 /// `{ summary, details? }`.
 fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
-    d.object("a documentation object")?;
+    d.open_object("a documentation object")?;
     let (mut summary, mut details) = (None, None);
     d.members(&["summary", "details"], None, |d, index| {
         match index {
@@ -132,7 +132,7 @@ fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
 
 /// `{ name, documentation?, definition }`.
 fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
-    d.object("a type declaration object")?;
+    d.open_object("a type declaration object")?;
     let (mut name, mut docs, mut definition) = (None, None, None);
     d.members(
         &["name", "documentation", "definition"],
@@ -157,7 +157,7 @@ fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
 /// field declaration.
 fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
     const NAMES: &[&str] = &["name", "required", "documentation", "type"];
-    d.object("a field or parameter object")?;
+    d.open_object("a field or parameter object")?;
     let (mut name, mut is_required, mut docs, mut ty) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
         match index {
@@ -178,7 +178,7 @@ fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
 
 /// `{ name, documentation?, payload? }`: a union case, or an enum case when `payload` is absent.
 fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
-    d.object("a case object")?;
+    d.open_object("a case object")?;
     let (mut name, mut docs, mut payload) = (None, None, None);
     d.members(&["name", "documentation", "payload"], None, |d, index| {
         match index {
@@ -198,14 +198,14 @@ fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
 /// `{ name, documentation?, parameters, returns }`.
 fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
     const NAMES: &[&str] = &["name", "documentation", "parameters", "returns"];
-    d.object("an operation object")?;
+    d.open_object("an operation object")?;
     let (mut name, mut docs, mut parameters, mut returns) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
         match index {
             0 => name = Some(d.owned_text()?),
             1 => docs = d.optional(documentation)?,
             2 => {
-                d.array("an array of parameters")?;
+                d.open_array("an array of parameters")?;
                 parameters = Some(d.items(member_declaration)?);
             }
             _ => returns = Some(return_declaration(d)?),
@@ -231,7 +231,7 @@ fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
 
 /// `{ documentation?, type }`.
 fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
-    d.object("a return declaration object")?;
+    d.open_object("a return declaration object")?;
     let (mut docs, mut ty) = (None, None);
     d.members(&["documentation", "type"], None, |d, index| {
         match index {
@@ -253,7 +253,7 @@ const TYPE_MEMBERS: &[&str] = &["kind", "name", "fields", "items", "cases"];
 /// `kind` may come after the members it governs, so every member any kind can have is read first
 /// (a case list in its union form), and the member set is checked against the kind at the end.
 fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
-    d.object("a type expression object")?;
+    d.open_object("a type expression object")?;
     let mut kind: Option<Cow<'_, str>> = None;
     let mut name = None;
     let mut fields = None;
@@ -264,12 +264,12 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
             0 => kind = Some(d.text()?),
             1 => name = Some(d.owned_text()?),
             2 => {
-                d.array("an array of fields")?;
+                d.open_array("an array of fields")?;
                 fields = Some(d.items(member_declaration)?);
             }
             3 => item_type = Some(type_expr(d)?),
             _ => {
-                d.array("an array of cases")?;
+                d.open_array("an array of cases")?;
                 cases = Some(d.items(case)?);
             }
         }

@@ -59,7 +59,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Opens the next value as an object, or reports that it is something else.
-    pub(crate) fn object(&mut self, expected: &'static str) -> Read<()> {
+    pub(crate) fn open_object(&mut self, expected: &'static str) -> Read<()> {
         if self.json.peek()? != Kind::Object {
             return self.wrong(expected);
         }
@@ -67,7 +67,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// Opens the next value as an array, or reports that it is something else.
-    pub(crate) fn array(&mut self, expected: &'static str) -> Read<()> {
+    pub(crate) fn open_array(&mut self, expected: &'static str) -> Read<()> {
         if self.json.peek()? != Kind::Array {
             return self.wrong(expected);
         }

@@ -17,7 +17,7 @@ use crate::validate::Segment;
 
 /// `{ scope, name }`.
 pub(crate) fn reference(d: &mut Decoder<'_>) -> Read<InterfaceReference> {
-    d.object("an interface reference object")?;
+    d.open_object("an interface reference object")?;
     let (mut scope, mut name) = (None, None);
     d.members(&["scope", "name"], None, |d, index| {
         match index {
@@ -39,7 +39,7 @@ fn validator(d: &mut Decoder<'_>) -> Read<Validator> {
 /// `{ name, description?, interfaces, ref?, validator? }`.
 pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
     const NAMES: &[&str] = &["name", "description", "interfaces", "ref", "validator"];
-    d.object("an object")?;
+    d.open_object("an object")?;
     let mut name = None;
     let mut description = None;
     let mut interfaces = None;
@@ -50,7 +50,7 @@ pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
             0 => name = Some(d.owned_text()?),
             1 => description = d.optional(Decoder::owned_text)?,
             2 => {
-                d.array("an array of interface references")?;
+                d.open_array("an array of interface references")?;
                 interfaces = Some(d.items(reference)?);
             }
             3 => object_ref = d.optional(Decoder::owned_text)?.map(ObjectRef::new),
@@ -71,7 +71,7 @@ const OBSERVATION_NAMES: &[&str] = &["object", "children"];
 
 /// `{ object, children? }`, recursively.
 pub(crate) fn observation(d: &mut Decoder<'_>) -> Read<ObjectObservation> {
-    d.object("an object observation")?;
+    d.open_object("an object observation")?;
     observation_members(d, None)
 }
 
@@ -85,7 +85,7 @@ pub(crate) fn observation_members<'a>(
             0 => node = Some(object(d)?),
             _ => {
                 children = d.optional(|d| {
-                    d.array("an array of object observations")?;
+                    d.open_array("an array of object observations")?;
                     d.items(observation)
                 })?;
             }
@@ -100,7 +100,7 @@ pub(crate) fn observation_members<'a>(
 
 /// `{ path, depth }`; the depth a JSON integer in 0..=4294967295.
 pub(crate) fn observe_request(d: &mut Decoder<'_>) -> Read<ObserveRequest> {
-    d.object("an observe request object")?;
+    d.open_object("an observe request object")?;
     let (mut path, mut depth) = (None, None);
     d.members(&["path", "depth"], None, |d, index| {
         match index {
@@ -136,7 +136,7 @@ fn observe_depth(d: &mut Decoder<'_>) -> Read<u32> {
 
 /// `{ interface }`.
 pub(crate) fn fetch_request(d: &mut Decoder<'_>) -> Read<FetchInterfaceRequest> {
-    d.object("a fetch_interface request object")?;
+    d.open_object("a fetch_interface request object")?;
     let mut interface = None;
     d.members(&["interface"], None, |d, _| {
         interface = Some(reference(d)?);
@@ -155,7 +155,7 @@ const FETCH_RESPONSE_NAMES: &[&str] = &["interface", "scope_ref", "descriptor", 
 /// kept as an empty descriptor with that format, so the caller can report the format after the
 /// other members were checked.
 pub(crate) fn fetch_response(d: &mut Decoder<'_>) -> Read<FetchInterfaceResponse> {
-    d.object("a fetch_interface response object")?;
+    d.open_object("a fetch_interface response object")?;
     fetch_response_members(d, None)
 }
 
@@ -186,7 +186,7 @@ pub(crate) fn fetch_response_members<'a>(
 
 /// `{ path, validator? }`.
 pub(crate) fn target(d: &mut Decoder<'_>) -> Read<Target> {
-    d.object("a target object")?;
+    d.open_object("a target object")?;
     let (mut path, mut target_validator) = (None, None);
     d.members(&["path", "validator"], None, |d, index| {
         match index {
@@ -203,7 +203,7 @@ pub(crate) fn target(d: &mut Decoder<'_>) -> Read<Target> {
 
 /// `{ reference, scope_ref?, validator? }`.
 pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
-    d.object("an interface target object")?;
+    d.open_object("an interface target object")?;
     let (mut interface, mut scope_ref, mut interface_validator) = (None, None, None);
     d.members(
         &["reference", "scope_ref", "validator"],
@@ -228,7 +228,7 @@ pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
 /// only checked for well-formedness (syntax, no duplicate members, nesting).
 pub(crate) fn call_metadata(d: &mut Decoder<'_>) -> Read<CallOperationMetadata> {
     const NAMES: &[&str] = &["target", "interface", "operation", "arguments"];
-    d.object("a call_operation request object")?;
+    d.open_object("a call_operation request object")?;
     let (mut call_target, mut interface, mut operation) = (None, None, None);
     let mut arguments = None;
     d.members(NAMES, None, |d, index| {
@@ -262,7 +262,7 @@ pub(crate) fn error_envelope(
     d: &mut Decoder<'_>,
     interaction: ProtocolInteraction,
 ) -> Read<ProtocolError> {
-    d.object("an error envelope object")?;
+    d.open_object("an error envelope object")?;
     let mut error = None;
     d.members(&["error"], None, |d, _| {
         error = Some(error_body(d, interaction)?);
@@ -273,7 +273,7 @@ pub(crate) fn error_envelope(
 
 /// `{ code, message }`.
 fn error_body(d: &mut Decoder<'_>, interaction: ProtocolInteraction) -> Read<ProtocolError> {
-    d.object("an error object")?;
+    d.open_object("an error object")?;
     let (mut code, mut message) = (None, None);
     d.members(&["code", "message"], None, |d, index| {
         match index {
@@ -302,7 +302,7 @@ pub(crate) fn result<'a, T>(
     first_required: &'static str,
     success: impl FnOnce(&mut Decoder<'a>, Option<Cow<'a, str>>) -> Read<T>,
 ) -> Read<ProtocolResult<T>> {
-    d.object("a response object")?;
+    d.open_object("a response object")?;
     let first = d.json.next_key()?;
     match first.as_deref() {
         // `{}`: the object is closed already; its first required member is missing.

@@ -255,7 +255,7 @@ fn arguments(
     resolver: &Resolver<'_>,
     operation: &OperationDeclaration,
 ) -> Read<BTreeMap<String, Value>> {
-    d.object("an arguments object")?;
+    d.open_object("an arguments object")?;
     let declared: Vec<Member<'_>> = operation
         .parameters
         .iter()
@@ -277,7 +277,7 @@ pub(crate) fn call_request(
     resolver: &Resolver<'_>,
 ) -> Read<CallOperationRequest> {
     const NAMES: &[&str] = &["target", "interface", "operation", "arguments"];
-    d.object("a call_operation request object")?;
+    d.open_object("a call_operation request object")?;
     let (mut call_target, mut interface) = (None, None);
     let mut operation: Option<&OperationDeclaration> = None;
     let mut call_arguments = None;
@@ -336,7 +336,7 @@ pub(crate) fn call_response(
     d: &mut Decoder<'_>,
     shape: CallResponseShape<'_>,
 ) -> Read<CallOperationResponse> {
-    d.object("a call_operation response object")?;
+    d.open_object("a call_operation response object")?;
     call_response_members(d, shape, None)
 }
 
