@@ -207,23 +207,33 @@ impl<'a> Reader<'a> {
         self.open(b'[')
     }
 
-    /// The next member name of the object being read, or `None` after its `}`.
-    pub(crate) fn next_key(&mut self) -> Read<Option<Cow<'a, str>>> {
+    /// Moves to the next member name of the object being read, past a `,` when one is due;
+    /// `false` after consuming the object's `}`.
+    #[inline]
+    fn at_member_name(&mut self) -> Read<bool> {
         let fresh = std::mem::replace(&mut self.fresh, false);
         match self.peek_byte() {
             Some(b'}') => {
                 self.close();
-                return Ok(None);
+                Ok(false)
             }
             Some(b',') if !fresh => {
                 self.pos += 1;
-                if self.peek_byte() != Some(b'"') {
-                    return self.syntax("expected a member name after ','");
+                match self.peek_byte() {
+                    Some(b'"') => Ok(true),
+                    _ => self.syntax("expected a member name after ','"),
                 }
             }
-            Some(b'"') if fresh => {}
-            None => return self.syntax("unexpected end of input inside an object"),
-            _ => return self.syntax("expected ',' or '}' in an object"),
+            Some(b'"') if fresh => Ok(true),
+            None => self.syntax("unexpected end of input inside an object"),
+            _ => self.syntax("expected ',' or '}' in an object"),
+        }
+    }
+
+    /// The next member name of the object being read, or `None` after its `}`.
+    pub(crate) fn next_key(&mut self) -> Read<Option<Cow<'a, str>>> {
+        if !self.at_member_name()? {
+            return Ok(None);
         }
         let key = self.string()?;
         if self.peek_byte() != Some(b':') {
@@ -239,21 +249,8 @@ impl<'a> Reader<'a> {
     /// Names without escapes, nearly all of them, are compared in place without building a
     /// string.
     pub(crate) fn next_member(&mut self, names: &[&str]) -> Read<Option<usize>> {
-        let fresh = std::mem::replace(&mut self.fresh, false);
-        match self.peek_byte() {
-            Some(b'}') => {
-                self.close();
-                return Ok(None);
-            }
-            Some(b',') if !fresh => {
-                self.pos += 1;
-                if self.peek_byte() != Some(b'"') {
-                    return self.syntax("expected a member name after ','");
-                }
-            }
-            Some(b'"') if fresh => {}
-            None => return self.syntax("unexpected end of input inside an object"),
-            _ => return self.syntax("expected ',' or '}' in an object"),
+        if !self.at_member_name()? {
+            return Ok(None);
         }
         let start = self.pos + 1;
         let end = self.scan_plain(start);
