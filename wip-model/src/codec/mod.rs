@@ -4,8 +4,9 @@
 //! Decoding is strict and single-pass: the byte limit is checked first, then a pull reader with
 //! serde_json's grammar builds the model types directly, refusing unknown, duplicate (also when
 //! escaped), missing and `null` optional members, non-canonical base64, non-canonical paths,
-//! values that do not fit their type, and nesting beyond the limit. Every decoder then validates
-//! what it returns (wire-v1 §2), so a decoded value is always valid. A few values are read only
+//! values that do not fit their type, and nesting beyond the limit. Every decoder returns only
+//! valid values (wire-v1 §2): observe trees and fetch responses are validated after reading,
+//! call arguments and results while they are read against their declared types. A few values are read only
 //! once their type is known, when the member that decides it comes later in the object: a union
 //! `value` before its `$case`, call `arguments` before the `operation`, and a descriptor whose
 //! strict reading fails (to tell a bad `wip-interface/1` descriptor from another format).
@@ -225,11 +226,11 @@ pub fn decode_call_operation_request(
     limits: &Limits,
 ) -> Result<CallOperationRequest, DecodeError> {
     let resolver = Resolver::new(descriptor).map_err(DecodeError::UnusableDescriptor)?;
-    let request = decode_body(body, Side::Request, limits, |d| {
+    // Reading arguments against their declared types checks everything value validation checks
+    // (the differential tests hold both to wip-http's verdicts), so no second pass follows.
+    decode_body(body, Side::Request, limits, |d| {
         de::call_request(d, &resolver)
-    })?;
-    validate_call_request(&resolver, &request)?;
-    Ok(request)
+    })
 }
 
 /// Encodes a call_operation response body after checking the result against the return type of
@@ -258,11 +259,10 @@ pub fn decode_call_operation_response(
 ) -> Result<CallOperationResponse, DecodeError> {
     let resolver = Resolver::new(descriptor).map_err(DecodeError::UnusableDescriptor)?;
     let shape = call_response_shape(&resolver, request)?;
-    let response = decode_body(body, Side::Response, limits, |d| {
+    // The result is read against its declared type, which checks it as validation would.
+    decode_body(body, Side::Response, limits, |d| {
         de::call_response(d, shape)
-    })?;
-    check_call_response(&resolver, request, &response)?;
-    Ok(response)
+    })
 }
 
 /// Decodes a call_operation response body that may be a success body or an error envelope.
@@ -274,18 +274,14 @@ pub fn decode_call_operation_result(
 ) -> Result<ProtocolResult<CallOperationResponse>, DecodeError> {
     let resolver = Resolver::new(descriptor).map_err(DecodeError::UnusableDescriptor)?;
     let shape = call_response_shape(&resolver, request)?;
-    let result = decode_body(body, Side::Response, limits, |d| {
+    decode_body(body, Side::Response, limits, |d| {
         de::result(
             d,
             ProtocolInteraction::CallOperation,
             "result",
             |d, first| de::call_response_members(d, shape, first),
         )
-    })?;
-    if let ProtocolResult::Success(response) = &result {
-        check_call_response(&resolver, request, response)?;
-    }
-    Ok(result)
+    })
 }
 
 fn call_response_shape<'r>(
@@ -303,15 +299,6 @@ fn call_response_shape<'r>(
         resolver,
         operation,
     })
-}
-
-fn check_call_response(
-    resolver: &Resolver<'_>,
-    request: &CallOperationRequest,
-    response: &CallOperationResponse,
-) -> Result<(), DecodeError> {
-    validate_result(resolver, &request.operation, &response.result)
-        .map_err(|error| DecodeError::Invalid(error.within(Segment::member("result"))))
 }
 
 // ---------------------------------------------------------------------------------------------

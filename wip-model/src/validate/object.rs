@@ -5,7 +5,7 @@ use super::{
 };
 use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
 use crate::object::{Object, ObjectObservation};
-use crate::path::{NameError, Path, is_ancestor_or_self};
+use crate::path::{Path, check_child_name, is_ancestor_or_self};
 
 type Result<T = ()> = std::result::Result<T, ValidationError>;
 
@@ -118,7 +118,7 @@ fn validate_node(
                 .within(Segment::member("children"))
         };
         let child_name = child.object.name.as_str();
-        crate::path::check_child_name(child_name).map_err(|error| {
+        check_child_name(child_name).map_err(|error| {
             at_child(
                 ValidationError::new(ValidationErrorKind::InvalidObjectName(error))
                     .within(Segment::member("name"))
@@ -172,14 +172,11 @@ pub fn validate_fetch_response(
     Ok(())
 }
 
+/// A child's name rules, except that `""` is allowed (it names the root).
 fn check_object_name(name: &str) -> Result {
-    let error = match name {
-        "" => return Ok(()),
-        "." | ".." => NameError::DotSegment { name: name.into() },
-        _ if name.contains('/') => NameError::ContainsSlash { name: name.into() },
-        _ => return Ok(()),
-    };
-    Err(ValidationError::new(
-        ValidationErrorKind::InvalidObjectName(error),
-    ))
+    if name.is_empty() {
+        return Ok(());
+    }
+    check_child_name(name)
+        .map_err(|error| ValidationError::new(ValidationErrorKind::InvalidObjectName(error)))
 }

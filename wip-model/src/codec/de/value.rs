@@ -10,7 +10,9 @@ use super::object::{interface_target, target};
 use super::{Decoder, Read, required};
 use crate::codec::error::{DecodeError, Fault, ShapeErrorKind};
 use crate::codec::reader::{Kind, Number};
-use crate::descriptor::{OperationDeclaration, TypeExpr, UnionCase};
+use crate::descriptor::{
+    FieldDeclaration, OperationDeclaration, ParameterDeclaration, TypeExpr, UnionCase,
+};
 use crate::interaction::{CallOperationRequest, CallOperationResponse};
 use crate::path::check_path;
 use crate::validate::{Resolver, Segment, ValidationErrorKind};
@@ -108,15 +110,7 @@ fn value(
         }
         (TypeExpr::Record { fields }, Kind::Object) => {
             d.json.begin_object()?;
-            let declared: Vec<Member<'_>> = fields
-                .iter()
-                .map(|field| Member {
-                    name: &field.name,
-                    ty: &field.ty,
-                    required: field.required,
-                })
-                .collect();
-            declared_members(d, resolver, &declared).map(Value::Record)
+            declared_members(d, resolver, fields).map(Value::Record)
         }
         (TypeExpr::Union { cases }, Kind::Object) => {
             d.json.begin_object()?;
@@ -131,41 +125,64 @@ fn value(
 }
 
 /// A declared member, a record field or a parameter, as the readers need it.
-struct Member<'t> {
-    name: &'t str,
-    ty: &'t TypeExpr,
-    required: bool,
+trait Declared {
+    fn name(&self) -> &str;
+    fn ty(&self) -> &TypeExpr;
+    fn required(&self) -> bool;
+}
+
+impl Declared for FieldDeclaration {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn ty(&self) -> &TypeExpr {
+        &self.ty
+    }
+    fn required(&self) -> bool {
+        self.required
+    }
+}
+
+impl Declared for ParameterDeclaration {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn ty(&self) -> &TypeExpr {
+        &self.ty
+    }
+    fn required(&self) -> bool {
+        self.required
+    }
 }
 
 /// The members of an object, already opened, whose names are the declared ones: records and
-/// argument maps.
-fn declared_members(
+/// argument maps. Nothing is allocated but the values read.
+fn declared_members<D: Declared>(
     d: &mut Decoder<'_>,
     resolver: &Resolver<'_>,
-    declared: &[Member<'_>],
+    declared: &[D],
 ) -> Read<BTreeMap<String, Value>> {
     let mut out = BTreeMap::new();
-    let mut seen = vec![false; declared.len()];
     while let Some(name) = d.json.next_key()? {
-        let Some(index) = declared.iter().position(|member| member.name == name) else {
+        let Some(member) = declared.iter().find(|member| member.name() == name) else {
             return Err(
                 DecodeError::shape(ShapeErrorKind::UnknownMember).within(Segment::key(&name))
             );
         };
-        if std::mem::replace(&mut seen[index], true) {
+        // Declared names are unique, so a name already read is a duplicate member.
+        if out.contains_key(&*name) {
             return Err(DecodeError::duplicate().within(Segment::key(&name)));
         }
-        let member = value(d, resolver, declared[index].ty, true)
+        let member = value(d, resolver, member.ty(), true)
             .map_err(|error| error.within(Segment::key(&name)))?;
         out.insert(name.into_owned(), member);
     }
     if let Some(missing) = declared
         .iter()
-        .zip(&seen)
-        .find(|(member, seen)| member.required && !**seen)
+        .find(|member| member.required() && !out.contains_key(member.name()))
     {
         return Err(DecodeError::shape(ShapeErrorKind::MissingMember {
-            name: missing.0.name.to_owned(),
+            name: missing.name().to_owned(),
         }));
     }
     Ok(out)
@@ -256,16 +273,7 @@ fn arguments(
     operation: &OperationDeclaration,
 ) -> Read<BTreeMap<String, Value>> {
     d.open_object("an arguments object")?;
-    let declared: Vec<Member<'_>> = operation
-        .parameters
-        .iter()
-        .map(|parameter| Member {
-            name: &parameter.name,
-            ty: &parameter.ty,
-            required: parameter.required,
-        })
-        .collect();
-    declared_members(d, resolver, &declared)
+    declared_members(d, resolver, &operation.parameters)
 }
 
 /// A whole call request, read with the descriptor of its interface.
