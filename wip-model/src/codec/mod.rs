@@ -26,6 +26,7 @@ mod de;
 mod en;
 mod error;
 mod limits;
+mod names;
 mod reader;
 mod scan;
 

@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use super::error::{DecodeError, Fault};
+use super::names::{MemberNames, WINDOW};
 use super::scan::plain_run;
 
 type Read<T> = Result<T, Fault>;
@@ -64,12 +65,17 @@ pub(crate) struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader of `body`; a body that is not UTF-8 is refused where it breaks.
     pub(crate) fn new(body: &'a [u8], max_nesting: usize) -> Read<Self> {
-        let text = std::str::from_utf8(body).map_err(|error| {
-            Fault::from(DecodeError::InvalidJson {
-                offset: error.valid_up_to(),
-                reason: "invalid UTF-8",
-            })
-        })?;
+        // The SIMD check is several times faster than std's on non-ASCII text; a failure is
+        // checked again by the slower variant that knows where the text breaks.
+        let text = match simdutf8::basic::from_utf8(body) {
+            Ok(text) => text,
+            Err(_) => simdutf8::compat::from_utf8(body).map_err(|error| {
+                Fault::from(DecodeError::InvalidJson {
+                    offset: error.valid_up_to(),
+                    reason: "invalid UTF-8",
+                })
+            })?,
+        };
         Ok(Self::from_text(text, max_nesting))
     }
 
@@ -236,45 +242,69 @@ impl<'a> Reader<'a> {
             return Ok(None);
         }
         let key = self.string()?;
-        if self.peek_byte() != Some(b':') {
-            return self.syntax("expected ':' after a member name");
-        }
-        self.pos += 1;
+        self.member_colon()?;
         Ok(Some(key))
     }
 
     /// The next member name of the object being read as an index into `names`, or `None` after
-    /// its `}`. A name not in `names` is an unknown-member error located at that name.
+    /// its `}`; `guess` is the name expected. A name not in `names` is an unknown-member error
+    /// located at that name.
     ///
-    /// Names without escapes, nearly all of them, are compared in place without building a
-    /// string.
-    pub(crate) fn next_member(&mut self, names: &[&str]) -> Read<Option<usize>> {
+    /// In compact bodies, plain short names, nearly all of them, are matched in place (see
+    /// [`super::names`]) without building a string.
+    #[inline]
+    pub(crate) fn next_member(&mut self, names: &MemberNames, guess: usize) -> Read<Option<usize>> {
+        let quote = match (self.bytes.get(self.pos), self.fresh) {
+            (Some(b','), false) => self.pos + 1,
+            (Some(b'"'), true) => self.pos,
+            (Some(b'}'), _) => {
+                self.close();
+                return Ok(None);
+            }
+            _ => return self.next_member_slowly(names),
+        };
+        let found = self
+            .bytes
+            .get(quote..quote + 1 + WINDOW)
+            .and_then(|window| window.split_first())
+            .filter(|(open, _)| **open == b'"')
+            .and_then(|(_, window)| names.find(window.try_into().ok()?, guess));
+        let Some(index) = found else {
+            return self.next_member_slowly(names);
+        };
+        self.fresh = false;
+        self.pos = quote + names.len(index) + 2;
+        if self.bytes.get(self.pos) == Some(&b':') {
+            self.pos += 1;
+            return Ok(Some(index));
+        }
+        self.member_colon().map(|()| Some(index))
+    }
+
+    /// [`Self::next_member`] for any name and any layout.
+    #[cold]
+    fn next_member_slowly(&mut self, names: &MemberNames) -> Read<Option<usize>> {
         if !self.at_member_name()? {
             return Ok(None);
         }
-        let start = self.pos + 1;
-        let end = self.scan_plain(start);
-        let (index, name) = if self.bytes.get(end) == Some(&b'"') {
-            let name = &self.bytes[start..end];
-            self.pos = end + 1;
-            let index = names.iter().position(|known| known.as_bytes() == name);
-            (index, None)
-        } else {
-            let name = self.string()?;
-            (names.iter().position(|known| *known == name), Some(name))
-        };
-        let Some(index) = index else {
-            let name = name.unwrap_or(Cow::Borrowed(self.utf8(start, end)?));
+        let name = self.string()?;
+        let Some(index) = names.position(&name) else {
             return Err(
                 DecodeError::shape(super::error::ShapeErrorKind::UnknownMember)
                     .within(crate::validate::Segment::key(&name)),
             );
         };
+        self.member_colon()?;
+        Ok(Some(index))
+    }
+
+    #[inline]
+    fn member_colon(&mut self) -> Read<()> {
         if self.peek_byte() != Some(b':') {
             return self.syntax("expected ':' after a member name");
         }
         self.pos += 1;
-        Ok(Some(index))
+        Ok(())
     }
 
     /// Whether the array being read has another item; consumes its `]` when not.

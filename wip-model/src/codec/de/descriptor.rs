@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use super::{Decoder, Read, required};
 use crate::codec::error::{DecodeError, ShapeErrorKind};
+use crate::codec::names::{MemberNames, member_names};
 use crate::codec::reader::Kind;
 use crate::descriptor::{
     Documentation, EnumCase, FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor,
@@ -87,7 +88,7 @@ fn foreign_descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 
 /// A `wip-interface/1` descriptor, strictly.
 pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
-    const NAMES: &[&str] = &["format", "documentation", "types", "operations"];
+    const NAMES: &MemberNames = member_names!["format", "documentation", "types", "operations"];
     d.open_object("a descriptor object")?;
     let (mut format, mut docs, mut types, mut operations) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
@@ -117,7 +118,7 @@ pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
     d.open_object("a documentation object")?;
     let (mut summary, mut details) = (None, None);
-    d.members(&["summary", "details"], None, |d, index| {
+    d.members(member_names!["summary", "details"], None, |d, index| {
         match index {
             0 => summary = Some(d.owned_text()?),
             _ => details = d.optional(Decoder::owned_text)?,
@@ -135,7 +136,7 @@ fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
     d.open_object("a type declaration object")?;
     let (mut name, mut docs, mut definition) = (None, None, None);
     d.members(
-        &["name", "documentation", "definition"],
+        member_names!["name", "documentation", "definition"],
         None,
         |d, index| {
             match index {
@@ -156,7 +157,7 @@ fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
 /// `{ name, required, documentation?, type }`: a record field or an operation parameter, as a
 /// field declaration.
 fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
-    const NAMES: &[&str] = &["name", "required", "documentation", "type"];
+    const NAMES: &MemberNames = member_names!["name", "required", "documentation", "type"];
     d.open_object("a field or parameter object")?;
     let (mut name, mut is_required, mut docs, mut ty) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
@@ -180,14 +181,18 @@ fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
 fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
     d.open_object("a case object")?;
     let (mut name, mut docs, mut payload) = (None, None, None);
-    d.members(&["name", "documentation", "payload"], None, |d, index| {
-        match index {
-            0 => name = Some(d.owned_text()?),
-            1 => docs = d.optional(documentation)?,
-            _ => payload = d.optional(type_expr)?,
-        }
-        Ok(())
-    })?;
+    d.members(
+        member_names!["name", "documentation", "payload"],
+        None,
+        |d, index| {
+            match index {
+                0 => name = Some(d.owned_text()?),
+                1 => docs = d.optional(documentation)?,
+                _ => payload = d.optional(type_expr)?,
+            }
+            Ok(())
+        },
+    )?;
     Ok(UnionCase {
         name: required(name, "name")?,
         documentation: docs,
@@ -197,7 +202,7 @@ fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
 
 /// `{ name, documentation?, parameters, returns }`.
 fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
-    const NAMES: &[&str] = &["name", "documentation", "parameters", "returns"];
+    const NAMES: &MemberNames = member_names!["name", "documentation", "parameters", "returns"];
     d.open_object("an operation object")?;
     let (mut name, mut docs, mut parameters, mut returns) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
@@ -233,7 +238,7 @@ fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
 fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
     d.open_object("a return declaration object")?;
     let (mut docs, mut ty) = (None, None);
-    d.members(&["documentation", "type"], None, |d, index| {
+    d.members(member_names!["documentation", "type"], None, |d, index| {
         match index {
             0 => docs = d.optional(documentation)?,
             _ => ty = Some(type_expr(d)?),
@@ -246,7 +251,7 @@ fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
     })
 }
 
-const TYPE_MEMBERS: &[&str] = &["kind", "name", "fields", "items", "cases"];
+const TYPE_MEMBERS: &MemberNames = member_names!["kind", "name", "fields", "items", "cases"];
 
 /// A type expression, tagged by `kind`.
 ///
@@ -304,7 +309,7 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
     };
     if let Some(extra) = (1..present.len()).find(|&index| present[index] && index != allowed) {
         return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
-            .within(Segment::member(TYPE_MEMBERS[extra])));
+            .within(Segment::member(TYPE_MEMBERS.name(extra))));
     }
     if let Some(scalar) = scalar {
         return Ok(scalar);

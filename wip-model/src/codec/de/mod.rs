@@ -19,6 +19,7 @@ pub(crate) use value::{CallResponseShape, call_request, call_response, call_resp
 
 use super::error::{DecodeError, Fault, ShapeErrorKind};
 use super::limits::{Limits, Side};
+use super::names::MemberNames;
 use super::reader::{Kind, Reader};
 use crate::ids::InterfaceName;
 use crate::path::Path;
@@ -129,18 +130,18 @@ impl<'a> Decoder<'a> {
         read(self).map(Some)
     }
 
-    /// Reads the members of a fixed-shape object, already opened: exactly the names in `names`,
+    /// Reads the members of a fixed-shape object, already opened: only the names in `names`,
     /// each at most once. `on_member` gets the member's index in `names` and reads its value.
     /// `first` is a member name the caller has already read, if any.
     pub(crate) fn members(
         &mut self,
-        names: &'static [&'static str],
+        names: &'static MemberNames,
         first: Option<Cow<'a, str>>,
         mut on_member: impl FnMut(&mut Self, usize) -> Read<()>,
     ) -> Read<()> {
         let mut seen = 0u64;
         let mut next = match first {
-            Some(name) => match names.iter().position(|known| *known == name) {
+            Some(name) => match names.position(&name) {
                 Some(index) => Some(index),
                 None => {
                     return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
@@ -149,20 +150,23 @@ impl<'a> Decoder<'a> {
             },
             None => None,
         };
+        let mut guess = names.first_guess();
         loop {
             let index = match next.take() {
                 Some(index) => index,
-                None => match self.json.next_member(names)? {
+                None => match self.json.next_member(names, guess)? {
                     Some(index) => index,
                     None => return Ok(()),
                 },
             };
+            guess = names.guess_after(index);
             let bit = 1u64 << index;
             if seen & bit != 0 {
-                return Err(DecodeError::duplicate().within(Segment::member(names[index])));
+                return Err(DecodeError::duplicate().within(Segment::member(names.name(index))));
             }
             seen |= bit;
-            on_member(self, index).map_err(|error| error.within(Segment::member(names[index])))?;
+            on_member(self, index)
+                .map_err(|error| error.within(Segment::member(names.name(index))))?;
         }
     }
 

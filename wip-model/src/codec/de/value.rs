@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use super::object::{interface_target, target};
 use super::{Decoder, Read, required};
 use crate::codec::error::{DecodeError, Fault, ShapeErrorKind};
+use crate::codec::names::{MemberNames, member_names};
 use crate::codec::reader::{Kind, Number};
 use crate::descriptor::{
     FieldDeclaration, OperationDeclaration, ParameterDeclaration, TypeExpr, UnionCase,
@@ -188,13 +189,15 @@ fn declared_members<D: Declared>(
     Ok(out)
 }
 
+const UNION_MEMBERS: &MemberNames = member_names![UNION_CASE_FIELD, UNION_VALUE_FIELD];
+
 /// `{"$case": name, "value"?: payload}`, already opened. When `value` comes before `$case`, it is
 /// skipped and read once the case, and so the payload type, is known.
 fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> Read<Value> {
     let mut case: Option<&UnionCase> = None;
     let mut payload: Option<Value> = None;
     let mut early_payload = None;
-    d.members(&[UNION_CASE_FIELD, UNION_VALUE_FIELD], None, |d, index| {
+    d.members(UNION_MEMBERS, None, |d, index| {
         if index == 0 {
             let name = d.owned_text()?;
             let Some(found) = cases.iter().find(|candidate| candidate.name == name) else {
@@ -284,7 +287,7 @@ pub(crate) fn call_request(
     d: &mut Decoder<'_>,
     resolver: &Resolver<'_>,
 ) -> Read<CallOperationRequest> {
-    const NAMES: &[&str] = &["target", "interface", "operation", "arguments"];
+    const NAMES: &MemberNames = member_names!["target", "interface", "operation", "arguments"];
     d.open_object("a call_operation request object")?;
     let (mut call_target, mut interface) = (None, None);
     let mut operation: Option<&OperationDeclaration> = None;
@@ -354,7 +357,7 @@ pub(crate) fn call_response_members<'a>(
     first: Option<Cow<'a, str>>,
 ) -> Read<CallOperationResponse> {
     let (mut result, mut validator) = (None, None);
-    d.members(&["result", "validator"], first, |d, index| {
+    d.members(member_names!["result", "validator"], first, |d, index| {
         match index {
             0 => {
                 result = Some(value(
