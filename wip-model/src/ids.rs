@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::path::Path;
+use crate::small::{SmallBytes, SmallString};
 
 /// The local name of an interface: any non-empty Unicode string.
 ///
@@ -138,29 +139,36 @@ impl fmt::Debug for InterfaceReference {
 macro_rules! opaque_string {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
+        ///
+        /// Strings of up to 22 bytes, the usual case, are kept inline without an allocation of
+        /// their own.
         #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(String);
+        pub struct $name(SmallString);
 
         impl $name {
             /// Wraps the opaque string; any string, including `""`, is valid.
             pub fn new(value: impl Into<String>) -> Self {
-                Self(value.into())
+                Self(SmallString::from_string(value.into()))
+            }
+
+            pub(crate) fn from_small(value: SmallString) -> Self {
+                Self(value)
             }
 
             /// The string as it travels on the wire.
             pub fn as_str(&self) -> &str {
-                &self.0
+                self.0.as_str()
             }
 
             /// The owned string.
             pub fn into_string(self) -> String {
-                self.0
+                self.0.into_string()
             }
         }
 
         impl fmt::Debug for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "{}({:?})", stringify!($name), self.0)
+                write!(f, "{}({:?})", stringify!($name), self.as_str())
             }
         }
     };
@@ -183,29 +191,43 @@ opaque_string!(
 
 /// Opaque validator bytes: a precondition on the state a client observed (zero bytes allowed).
 ///
-/// On the wire a validator is canonical padded base64.
+/// On the wire a validator is canonical padded base64. Validators of up to 22 bytes, the usual
+/// case, are kept inline without an allocation of their own.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub struct Validator(Vec<u8>);
+pub struct Validator(SmallBytes);
 
 impl Validator {
     /// Wraps the bytes.
     pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
-        Self(bytes.into())
+        Self(SmallBytes::from_vec(bytes.into()))
+    }
+
+    /// A copy of `bytes`.
+    pub fn from_slice(bytes: &[u8]) -> Self {
+        Self(SmallBytes::from_slice(bytes))
+    }
+
+    pub(crate) fn from_small(bytes: SmallBytes) -> Self {
+        Self(bytes)
     }
 
     /// The raw bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.0
+        self.0.as_slice()
     }
 
     /// The owned bytes.
     pub fn into_bytes(self) -> Vec<u8> {
-        self.0
+        self.0.into_vec()
     }
 }
 
 impl fmt::Debug for Validator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Validator({})", crate::codec::base64_encode(&self.0))
+        write!(
+            f,
+            "Validator({})",
+            crate::codec::base64_encode(self.as_bytes())
+        )
     }
 }

@@ -36,6 +36,7 @@ mod ids;
 mod interaction;
 mod object;
 mod path;
+mod small;
 #[cfg(feature = "upstream")]
 pub mod upstream;
 pub mod validate;

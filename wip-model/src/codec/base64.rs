@@ -1,9 +1,10 @@
 //! Canonical padded standard base64, the wire form of validators and `bytes` values.
-
 //!
 //! Written out here rather than taken from the base64 crate: validators are a few bytes each and
 //! a tree holds thousands of them, where the crate's per-call setup costs more than the work.
 //! The tests check both directions against the crate.
+
+use crate::small::SmallBytes;
 
 /// Canonical padded standard base64 of `bytes`.
 pub fn base64_encode(bytes: &[u8]) -> String {
@@ -45,15 +46,38 @@ pub(crate) fn base64_encode_into(bytes: &[u8], out: &mut Vec<u8>) {
 /// Decodes canonical base64; `None` for any other spelling: another alphabet, missing or extra
 /// padding, whitespace, or padding bits that are not zero.
 pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let bytes = text.as_bytes();
-    if !bytes.len().is_multiple_of(4) {
+    let mut out = vec![0; decoded_len(text.as_bytes())?];
+    decode_into(text.as_bytes(), &mut out)?;
+    Some(out)
+}
+
+/// [`base64_decode`] into [`SmallBytes`]: no allocation for a few bytes, as validators are.
+pub(crate) fn base64_decode_small(text: &str) -> Option<SmallBytes> {
+    let mut out = SmallBytes::zeroed(decoded_len(text.as_bytes())?);
+    decode_into(text.as_bytes(), out.as_mut_slice())?;
+    Some(out)
+}
+
+/// How many bytes `text` spells if it is canonical: three per four digits, less the padding.
+fn decoded_len(text: &[u8]) -> Option<usize> {
+    if !text.len().is_multiple_of(4) {
         return None;
     }
-    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
-    let Some((last, full)) = bytes.as_chunks::<4>().0.split_last() else {
-        return Some(out);
+    let padding = match text {
+        [.., b'=', b'='] => 2,
+        [.., b'='] => 1,
+        _ => 0,
     };
-    for &[a, b, c, d] in full {
+    Some(text.len() / 4 * 3 - padding)
+}
+
+/// Decodes `text` into `out`, which is [`decoded_len`] bytes long.
+fn decode_into(text: &[u8], out: &mut [u8]) -> Option<()> {
+    let Some((last, full)) = text.as_chunks::<4>().0.split_last() else {
+        return Some(());
+    };
+    let (out_full, out_last) = out.split_at_mut_checked(full.len() * 3)?;
+    for (&[a, b, c, d], out) in full.iter().zip(out_full.as_chunks_mut::<3>().0) {
         let (a, b, c, d) = (
             SEXTETS[a as usize],
             SEXTETS[b as usize],
@@ -64,40 +88,38 @@ pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
             return None;
         }
         let word = u32::from(a) << 18 | u32::from(b) << 12 | u32::from(c) << 6 | u32::from(d);
-        out.extend_from_slice(&word.to_be_bytes()[1..]);
+        out.copy_from_slice(&word.to_be_bytes()[1..]);
     }
     let [a, b, c, d] = last.map(|digit| SEXTETS[digit as usize]);
     if (a | b) & INVALID != 0 {
         return None;
     }
     let (a, b) = (u32::from(a), u32::from(b));
-    match (last[2], last[3]) {
+    let word = match (last[2], last[3]) {
         (b'=', b'=') => {
-            // One byte; the four low bits of the second sextet must be zero.
             if b & 0x0f != 0 {
                 return None;
             }
-            out.push((a << 2 | b >> 4) as u8);
+            a << 18 | b << 12
         }
         (_, b'=') => {
             if c & INVALID != 0 || c & 0x03 != 0 {
                 return None;
             }
-            let word = a << 18 | b << 12 | u32::from(c) << 6;
-            out.extend_from_slice(&word.to_be_bytes()[1..3]);
+            a << 18 | b << 12 | u32::from(c) << 6
         }
         _ => {
             if (c | d) & INVALID != 0 {
                 return None;
             }
-            let word = a << 18 | b << 12 | u32::from(c) << 6 | u32::from(d);
-            out.extend_from_slice(&word.to_be_bytes()[1..]);
+            a << 18 | b << 12 | u32::from(c) << 6 | u32::from(d)
         }
-    }
-    Some(out)
+    };
+    let spelled = &word.to_be_bytes()[1..];
+    out_last.copy_from_slice(spelled.get(..out_last.len())?);
+    Some(())
 }
 
-/// Marks a byte that is not a standard-alphabet base64 digit (`=` included) in [`SEXTETS`].
 const INVALID: u8 = 0x80;
 
 /// The value of each standard-alphabet base64 digit; [`INVALID`] for every other byte.

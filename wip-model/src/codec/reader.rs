@@ -282,7 +282,7 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Self::next_member`] for any name and any layout.
-    #[cold]
+    #[inline(never)]
     fn next_member_slowly(&mut self, names: &MemberNames) -> Read<Option<usize>> {
         if !self.at_member_name()? {
             return Ok(None);

@@ -21,8 +21,9 @@ use super::error::{DecodeError, Fault, ShapeErrorKind};
 use super::limits::{Limits, Side};
 use super::names::MemberNames;
 use super::reader::{Kind, Reader};
-use crate::ids::InterfaceName;
+use crate::ids::{InterfaceName, Validator};
 use crate::path::Path;
+use crate::small::SmallString;
 use crate::validate::Segment;
 
 pub(crate) type Read<T> = Result<T, Fault>;
@@ -88,6 +89,14 @@ impl<'a> Decoder<'a> {
         self.text().map(Cow::into_owned)
     }
 
+    /// A string value, kept inline when short.
+    pub(crate) fn small_text(&mut self) -> Read<SmallString> {
+        self.text().map(|text| match text {
+            Cow::Borrowed(text) => SmallString::from_str(text),
+            Cow::Owned(text) => SmallString::from_string(text),
+        })
+    }
+
     /// A boolean value.
     pub(crate) fn flag(&mut self) -> Read<bool> {
         if self.json.peek()? != Kind::Boolean {
@@ -116,6 +125,14 @@ impl<'a> Decoder<'a> {
     pub(crate) fn base64(&mut self) -> Read<Vec<u8>> {
         let text = self.text()?;
         super::base64::base64_decode(&text)
+            .ok_or_else(|| DecodeError::shape(ShapeErrorKind::InvalidBase64))
+    }
+
+    /// A validator: a string holding canonical base64.
+    pub(crate) fn validator(&mut self) -> Read<Validator> {
+        let text = self.text()?;
+        super::base64::base64_decode_small(&text)
+            .map(Validator::from_small)
             .ok_or_else(|| DecodeError::shape(ShapeErrorKind::InvalidBase64))
     }
 

@@ -8,7 +8,7 @@ use crate::codec::error::{DecodeError, ShapeErrorKind};
 use crate::codec::names::{MemberNames, member_names};
 use crate::codec::reader::{Kind, Number};
 use crate::error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
-use crate::ids::{InterfaceReference, ObjectRef, ScopeRef, Validator};
+use crate::ids::{InterfaceReference, ObjectRef, ScopeRef};
 use crate::interaction::{
     CallOperationMetadata, FetchInterfaceRequest, FetchInterfaceResponse, InterfaceTarget,
     ObserveRequest, ProtocolResult, Target,
@@ -33,10 +33,6 @@ pub(crate) fn reference(d: &mut Decoder<'_>) -> Read<InterfaceReference> {
     ))
 }
 
-fn validator(d: &mut Decoder<'_>) -> Read<Validator> {
-    d.base64().map(Validator::new)
-}
-
 /// `{ name, description?, interfaces, ref?, validator? }`.
 pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
     const NAMES: &MemberNames =
@@ -55,8 +51,8 @@ pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
                 d.open_array("an array of interface references")?;
                 interfaces = Some(d.items(reference)?);
             }
-            3 => object_ref = d.optional(Decoder::owned_text)?.map(ObjectRef::new),
-            _ => object_validator = d.optional(validator)?,
+            3 => object_ref = d.optional(Decoder::small_text)?.map(ObjectRef::from_small),
+            _ => object_validator = d.optional(Decoder::validator)?,
         }
         Ok(())
     })?;
@@ -173,9 +169,9 @@ pub(crate) fn fetch_response_members<'a>(
     d.members(FETCH_RESPONSE_NAMES, first, |d, index| {
         match index {
             0 => interface = Some(reference(d)?),
-            1 => scope_ref = d.optional(Decoder::owned_text)?.map(ScopeRef::new),
+            1 => scope_ref = d.optional(Decoder::small_text)?.map(ScopeRef::from_small),
             2 => descriptor = Some(descriptor_member(d)?),
-            _ => fetch_validator = d.optional(validator)?,
+            _ => fetch_validator = d.optional(Decoder::validator)?,
         }
         Ok(())
     })?;
@@ -194,7 +190,7 @@ pub(crate) fn target(d: &mut Decoder<'_>) -> Read<Target> {
     d.members(member_names!["path", "validator"], None, |d, index| {
         match index {
             0 => path = Some(d.path()?),
-            _ => target_validator = d.optional(validator)?,
+            _ => target_validator = d.optional(Decoder::validator)?,
         }
         Ok(())
     })?;
@@ -214,8 +210,8 @@ pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
         |d, index| {
             match index {
                 0 => interface = Some(reference(d)?),
-                1 => scope_ref = d.optional(Decoder::owned_text)?.map(ScopeRef::new),
-                _ => interface_validator = d.optional(validator)?,
+                1 => scope_ref = d.optional(Decoder::small_text)?.map(ScopeRef::from_small),
+                _ => interface_validator = d.optional(Decoder::validator)?,
             }
             Ok(())
         },

@@ -367,7 +367,7 @@ pub(crate) fn call_response_members<'a>(
                     false,
                 )?)
             }
-            _ => validator = d.optional(Decoder::base64)?.map(crate::ids::Validator::new),
+            _ => validator = d.optional(Decoder::validator)?,
         }
         Ok(())
     })?;
