@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
     ///
     /// In compact bodies, plain short names, nearly all of them, are matched in place (see
     /// [`super::names`]) without building a string.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_member(&mut self, names: &MemberNames, guess: usize) -> Read<Option<usize>> {
         let quote = match (self.bytes.get(self.pos), self.fresh) {
             (Some(b','), false) => self.pos + 1,
@@ -327,26 +327,28 @@ impl<'a> Reader<'a> {
     }
 
     /// A string, borrowed from the body when it has no escapes.
+    #[inline]
     pub(crate) fn string(&mut self) -> Read<Cow<'a, str>> {
         if self.peek_byte() != Some(b'"') {
             return self.syntax("expected a string");
         }
-        self.pos += 1;
-        let start = self.pos;
+        let start = self.pos + 1;
         let end = self.scan_plain(start);
-        match self.bytes.get(end) {
-            Some(b'"') => {
-                self.pos = end + 1;
-                self.utf8(start, end).map(Cow::Borrowed)
-            }
-            _ => {
-                let mut owned = String::with_capacity(end - start + 16);
-                owned.push_str(self.utf8(start, end)?);
-                self.pos = end;
-                self.string_tail(&mut owned)?;
-                Ok(Cow::Owned(owned))
-            }
+        if self.bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return self.utf8(start, end).map(Cow::Borrowed);
         }
+        self.string_with_escapes(start, end)
+    }
+
+    /// The rest of a string from `end`, the first byte of it needing attention, owned.
+    #[inline(never)]
+    fn string_with_escapes(&mut self, start: usize, end: usize) -> Read<Cow<'a, str>> {
+        let mut owned = String::with_capacity(end - start + 16);
+        owned.push_str(self.utf8(start, end)?);
+        self.pos = end;
+        self.string_tail(&mut owned)?;
+        Ok(Cow::Owned(owned))
     }
 
     /// The text between two positions next to ASCII bytes, hence on character boundaries.
