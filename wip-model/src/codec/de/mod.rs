@@ -22,6 +22,7 @@ use super::limits::{Limits, Side};
 use super::names::MemberNames;
 use super::reader::{Kind, Reader};
 use crate::ids::{InterfaceName, Validator};
+use crate::object::ObjectObservation;
 use crate::path::Path;
 use crate::small::SmallString;
 use crate::validate::Segment;
@@ -33,6 +34,9 @@ pub(crate) struct Decoder<'a> {
     pub(crate) json: Reader<'a>,
     recent_paths: Recent<Path>,
     recent_names: Recent<InterfaceName>,
+    /// Children read so far, of every level being read: each list is moved out whole when its
+    /// array ends, into a vector of exactly its size.
+    pending_children: Vec<ObjectObservation>,
 }
 
 impl<'a> Decoder<'a> {
@@ -41,6 +45,7 @@ impl<'a> Decoder<'a> {
             json: Reader::new(body, limits.nesting())?,
             recent_paths: Recent::new(),
             recent_names: Recent::new(),
+            pending_children: Vec::new(),
         })
     }
 
@@ -187,6 +192,21 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// Reads an array of observations, already opened, item by item, into a vector of exactly
+    /// its length.
+    pub(crate) fn observations(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Read<ObjectObservation>,
+    ) -> Read<Vec<ObjectObservation>> {
+        let base = self.pending_children.len();
+        while self.json.next_item()? {
+            let index = self.pending_children.len() - base;
+            let child = item(self).map_err(|error| error.within(Segment::Index(index)))?;
+            self.pending_children.push(child);
+        }
+        Ok(self.pending_children.drain(base..).collect())
+    }
+
     /// Reads an array, already opened, item by item.
     pub(crate) fn items<T>(&mut self, mut item: impl FnMut(&mut Self) -> Read<T>) -> Read<Vec<T>> {
         let mut out = Vec::new();
@@ -237,11 +257,19 @@ fn decode_boxed<'a, T>(
     Ok(value)
 }
 
-/// A few recently used shared strings, replaced round-robin: bodies repeat a few scopes and
-/// interface names many times, and sharing them saves an allocation each.
+/// A few shared strings seen more than once, handed out again instead of being built anew:
+/// bodies repeat a few scopes and interface names many times, and sharing them saves an
+/// allocation each.
+///
+/// A string is kept only on its second sighting, so that strings seen once, such as each
+/// Object's own path, neither push the repeated ones out nor cost reference-count updates.
 struct Recent<T> {
-    entries: Vec<T>,
+    /// Kept strings with their fingerprints, replaced round-robin.
+    entries: Vec<(u64, T)>,
     next: usize,
+    /// Fingerprints of strings seen once recently, replaced round-robin.
+    seen_once: [u64; RECENT_CAPACITY],
+    next_seen: usize,
 }
 
 const RECENT_CAPACITY: usize = 8;
@@ -251,6 +279,9 @@ impl<T: Clone + AsRef<str>> Recent<T> {
         Self {
             entries: Vec::new(),
             next: 0,
+            // No string has fingerprint 0: see `fingerprint`.
+            seen_once: [0; RECENT_CAPACITY],
+            next_seen: 0,
         }
     }
 
@@ -259,22 +290,39 @@ impl<T: Clone + AsRef<str>> Recent<T> {
         text: &str,
         make: impl FnOnce(&str) -> Result<T, E>,
     ) -> Result<T, E> {
-        // Siblings' paths often share their length and differ at the end: look there first.
-        let last = text.as_bytes().last();
-        if let Some(found) = self
+        let key = fingerprint(text.as_bytes());
+        if let Some((_, found)) = self
             .entries
             .iter()
-            .find(|entry| entry.as_ref().as_bytes().last() == last && entry.as_ref() == text)
+            .find(|(entry_key, entry)| *entry_key == key && entry.as_ref() == text)
         {
             return Ok(found.clone());
         }
         let made = make(text)?;
-        if self.entries.len() < RECENT_CAPACITY {
-            self.entries.push(made.clone());
+        if !self.seen_once.contains(&key) {
+            self.seen_once[self.next_seen] = key;
+            self.next_seen = (self.next_seen + 1) % RECENT_CAPACITY;
+        } else if self.entries.len() < RECENT_CAPACITY {
+            self.entries.push((key, made.clone()));
         } else {
-            self.entries[self.next] = made.clone();
+            self.entries[self.next] = (key, made.clone());
             self.next = (self.next + 1) % RECENT_CAPACITY;
         }
         Ok(made)
     }
+}
+
+/// A cheap hash of `bytes` (FxHash's mixing over words), never 0.
+fn fingerprint(bytes: &[u8]) -> u64 {
+    const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mix = |hash: u64, word: u64| (hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+    let (words, rest) = bytes.as_chunks::<8>();
+    let mut hash = mix(0, bytes.len() as u64);
+    for word in words {
+        hash = mix(hash, u64::from_le_bytes(*word));
+    }
+    let mut tail = [0; 8];
+    tail[..rest.len()].copy_from_slice(rest);
+    hash = mix(hash, u64::from_le_bytes(tail));
+    hash | 1
 }

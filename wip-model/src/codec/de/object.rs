@@ -84,7 +84,7 @@ pub(crate) fn observation_members<'a>(
             _ => {
                 children = d.optional(|d| {
                     d.open_array("an array of object observations")?;
-                    d.items(observation)
+                    d.observations(observation)
                 })?;
             }
         }
