@@ -219,11 +219,18 @@ impl<'a> Decoder<'a> {
 }
 
 /// Unwraps a required member or reports it missing.
+#[inline(always)]
 pub(crate) fn required<T>(value: Option<T>, name: &'static str) -> Read<T> {
-    value.ok_or_else(|| {
-        DecodeError::shape(ShapeErrorKind::MissingMember {
-            name: name.to_owned(),
-        })
+    match value {
+        Some(value) => Ok(value),
+        None => Err(missing(name)),
+    }
+}
+
+#[cold]
+fn missing(name: &'static str) -> Fault {
+    DecodeError::shape(ShapeErrorKind::MissingMember {
+        name: name.to_owned(),
     })
 }
 
