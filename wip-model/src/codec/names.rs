@@ -1,17 +1,18 @@
-//! The member names of fixed-shape objects, laid out so that a name read from a body is matched
-//! with a few integer compares instead of a string comparison per candidate.
+//! The member names of fixed-shape objects and other keywords (type kinds), laid out so that a
+//! name read from a body is matched with a few integer compares instead of a string comparison
+//! per candidate.
 //!
-//! Every member name of the protocol is short ASCII. A name is kept as its first sixteen bytes in
+//! Every member name and keyword of the protocol is short ASCII. A name is kept as its first sixteen bytes in
 //! two little-endian words with masks and its length; a name in a body matches when the bytes
 //! after its opening quote equal the name under the masks and a quote follows. Names are tried
 //! first in the order encoders write them (sorted), so a body in that order matches each name at
 //! the first try. Names with escapes, longer names and names near the end of the body take the
 //! reader's general path.
 
-/// The longest member name [`MemberNames`] can hold: the closing quote must fit the window.
+/// The longest member name [`Names`] can hold: the closing quote must fit the window.
 pub(crate) const MAX_NAME_LEN: usize = WINDOW - 1;
 
-/// How many bytes after an opening quote [`MemberNames::find`] looks at.
+/// How many bytes after an opening quote [`Names::find`] looks at.
 pub(crate) const WINDOW: usize = 16;
 
 /// One name: its bytes as two words, the masks that select them, and its length.
@@ -26,15 +27,16 @@ pub(crate) struct PackedName {
     next: usize,
 }
 
-/// The member names of one object shape, in the order the decoder numbers them.
-pub(crate) struct MemberNames {
+/// The member names of one object shape, or the keywords one string may hold, in the order the
+/// decoder numbers them.
+pub(crate) struct Names {
     names: &'static [&'static str],
     packed: &'static [PackedName],
     first: usize,
 }
 
-impl MemberNames {
-    /// Pairs names with their packed forms; use [`member_names!`], which builds both at compile
+impl Names {
+    /// Pairs names with their packed forms; use [`names!`], which builds both at compile
     /// time.
     pub(crate) const fn new(names: &'static [&'static str], packed: &'static [PackedName]) -> Self {
         assert!(names.len() == packed.len(), "one packed form per name");
@@ -158,19 +160,19 @@ const fn is_less(a: &str, b: &str) -> bool {
     a.len() < b.len()
 }
 
-/// A `&'static MemberNames` for the given names, packed at compile time.
-macro_rules! member_names {
+/// A `&'static Names` for the given names, packed at compile time.
+macro_rules! names {
     ($($name:expr),+ $(,)?) => {{
         const LIST: &[&str] = &[$($name),+];
         const PACKED: &[$crate::codec::names::PackedName] =
             &$crate::codec::names::pack_all::<{ LIST.len() }>(LIST);
-        const NAMES: $crate::codec::names::MemberNames =
-            $crate::codec::names::MemberNames::new(LIST, PACKED);
+        const NAMES: $crate::codec::names::Names =
+            $crate::codec::names::Names::new(LIST, PACKED);
         &NAMES
     }};
 }
 
-pub(crate) use member_names;
+pub(crate) use names;
 
 /// Every name of `names` packed, in order.
 pub(crate) const fn pack_all<const N: usize>(names: &[&str]) -> [PackedName; N] {
@@ -196,7 +198,7 @@ mod tests {
 
     #[test]
     fn a_plain_name_is_found_whatever_the_guess() {
-        let names = member_names!["name", "names", "nam", "documentation", "0123456789abcde"];
+        let names = names!["name", "names", "nam", "documentation", "0123456789abcde"];
         for (index, name) in ["name", "names", "nam", "documentation", "0123456789abcde"]
             .into_iter()
             .enumerate()
@@ -211,7 +213,7 @@ mod tests {
 
     #[test]
     fn other_names_are_not_found() {
-        let names = member_names!["name", "names", "documentation"];
+        let names = names!["name", "names", "documentation"];
         for text in [
             "\":",
             "nam\":",
@@ -227,7 +229,7 @@ mod tests {
 
     #[test]
     fn guesses_follow_sorted_order() {
-        let names = member_names!["name", "description", "interfaces", "ref", "validator"];
+        let names = names!["name", "description", "interfaces", "ref", "validator"];
         let mut order = vec![names.first_guess()];
         for _ in 0..4 {
             order.push(names.guess_after(order[order.len() - 1]));

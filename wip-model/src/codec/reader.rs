@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use super::error::{DecodeError, Fault};
-use super::names::{MemberNames, WINDOW};
+use super::names::{Names, WINDOW};
 use super::scan::plain_run;
 
 type Read<T> = Result<T, Fault>;
@@ -253,7 +253,7 @@ impl<'a> Reader<'a> {
     /// In compact bodies, plain short names, nearly all of them, are matched in place (see
     /// [`super::names`]) without building a string.
     #[inline(always)]
-    pub(crate) fn next_member(&mut self, names: &MemberNames, guess: usize) -> Read<Option<usize>> {
+    pub(crate) fn next_member(&mut self, names: &Names, guess: usize) -> Read<Option<usize>> {
         let quote = match (self.bytes.get(self.pos), self.fresh) {
             (Some(b','), false) => self.pos + 1,
             (Some(b'"'), true) => self.pos,
@@ -281,9 +281,27 @@ impl<'a> Reader<'a> {
         self.member_colon().map(|()| Some(index))
     }
 
+    /// A string that is expected to be one of `names`: its number when it is, else the string.
+    #[inline]
+    pub(crate) fn keyword(&mut self, names: &Names) -> Read<Result<usize, Cow<'a, str>>> {
+        if self.peek_byte() == Some(b'"') {
+            let start = self.pos + 1;
+            let found = self
+                .bytes
+                .get(start..start + WINDOW)
+                .and_then(|window| names.find(window.try_into().ok()?, 0));
+            if let Some(index) = found {
+                self.pos = start + names.len(index) + 1;
+                return Ok(Ok(index));
+            }
+        }
+        let text = self.string()?;
+        Ok(names.position(&text).ok_or(text))
+    }
+
     /// [`Self::next_member`] for any name and any layout.
     #[inline(never)]
-    fn next_member_slowly(&mut self, names: &MemberNames) -> Read<Option<usize>> {
+    fn next_member_slowly(&mut self, names: &Names) -> Read<Option<usize>> {
         if !self.at_member_name()? {
             return Ok(None);
         }

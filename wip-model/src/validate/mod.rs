@@ -79,16 +79,12 @@ pub(crate) fn first_repeat<'t, T, K: Ord + ?Sized + 't>(
                 .any(|earlier| key(earlier) == key(&items[index]))
         });
     }
-    let mut order: Vec<usize> = (0..items.len()).collect();
-    order.sort_by(|&left, &right| {
-        key(&items[left])
-            .cmp(key(&items[right]))
-            .then(left.cmp(&right))
-    });
-    order
+    let mut keyed: Vec<(&K, usize)> = items.iter().map(key).zip(0..).collect();
+    keyed.sort_unstable();
+    keyed
         .windows(2)
-        .filter(|pair| key(&items[pair[0]]) == key(&items[pair[1]]))
-        .map(|pair| pair[1])
+        .filter(|pair| pair[0].0 == pair[1].0)
+        .map(|pair| pair[1].1)
         .min()
 }
 

@@ -1,11 +1,10 @@
 //! Interface Descriptors: declarations, documentation and type expressions.
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::{Decoder, Read, required};
 use crate::codec::error::{DecodeError, ShapeErrorKind};
-use crate::codec::names::{MemberNames, member_names};
+use crate::codec::names::{Names, names};
 use crate::codec::reader::Kind;
 use crate::descriptor::{
     Documentation, EnumCase, FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor,
@@ -88,7 +87,7 @@ fn foreign_descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 
 /// A `wip-interface/1` descriptor, strictly.
 pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
-    const NAMES: &MemberNames = member_names!["format", "documentation", "types", "operations"];
+    const NAMES: &Names = names!["format", "documentation", "types", "operations"];
     d.open_object("a descriptor object")?;
     let (mut format, mut docs, mut types, mut operations) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
@@ -118,7 +117,7 @@ pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
     d.open_object("a documentation object")?;
     let (mut summary, mut details) = (None, None);
-    d.members(member_names!["summary", "details"], None, |d, index| {
+    d.members(names!["summary", "details"], None, |d, index| {
         match index {
             0 => summary = Some(d.owned_text()?),
             _ => details = d.optional(Decoder::owned_text)?,
@@ -136,7 +135,7 @@ fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
     d.open_object("a type declaration object")?;
     let (mut name, mut docs, mut definition) = (None, None, None);
     d.members(
-        member_names!["name", "documentation", "definition"],
+        names!["name", "documentation", "definition"],
         None,
         |d, index| {
             match index {
@@ -154,10 +153,36 @@ fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
     })
 }
 
-/// `{ name, required, documentation?, type }`: a record field or an operation parameter, as a
-/// field declaration.
-fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
-    const NAMES: &MemberNames = member_names!["name", "required", "documentation", "type"];
+/// `{ name, required, documentation?, type }`: a record field.
+fn field(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
+    member_declaration(d, |name, required, documentation, ty| FieldDeclaration {
+        name,
+        required,
+        documentation,
+        ty,
+    })
+}
+
+/// `{ name, required, documentation?, type }`: an operation parameter.
+fn parameter(d: &mut Decoder<'_>) -> Read<ParameterDeclaration> {
+    member_declaration(d, |name, required, documentation, ty| {
+        ParameterDeclaration {
+            name,
+            required,
+            documentation,
+            ty,
+        }
+    })
+}
+
+/// `{ name, required, documentation?, type }`, the shape fields and parameters share, built
+/// with `build`.
+#[inline]
+fn member_declaration<T>(
+    d: &mut Decoder<'_>,
+    build: impl FnOnce(String, bool, Option<Documentation>, TypeExpr) -> T,
+) -> Read<T> {
+    const NAMES: &Names = names!["name", "required", "documentation", "type"];
     d.open_object("a field or parameter object")?;
     let (mut name, mut is_required, mut docs, mut ty) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
@@ -169,12 +194,12 @@ fn member_declaration(d: &mut Decoder<'_>) -> Read<FieldDeclaration> {
         }
         Ok(())
     })?;
-    Ok(FieldDeclaration {
-        name: required(name, "name")?,
-        required: required(is_required, "required")?,
-        documentation: docs,
-        ty: required(ty, "type")?,
-    })
+    Ok(build(
+        required(name, "name")?,
+        required(is_required, "required")?,
+        docs,
+        required(ty, "type")?,
+    ))
 }
 
 /// `{ name, documentation?, payload? }`: a union case, or an enum case when `payload` is absent.
@@ -182,7 +207,7 @@ fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
     d.open_object("a case object")?;
     let (mut name, mut docs, mut payload) = (None, None, None);
     d.members(
-        member_names!["name", "documentation", "payload"],
+        names!["name", "documentation", "payload"],
         None,
         |d, index| {
             match index {
@@ -202,7 +227,7 @@ fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
 
 /// `{ name, documentation?, parameters, returns }`.
 fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
-    const NAMES: &MemberNames = member_names!["name", "documentation", "parameters", "returns"];
+    const NAMES: &Names = names!["name", "documentation", "parameters", "returns"];
     d.open_object("an operation object")?;
     let (mut name, mut docs, mut parameters, mut returns) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
@@ -211,21 +236,13 @@ fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
             1 => docs = d.optional(documentation)?,
             2 => {
                 d.open_array("an array of parameters")?;
-                parameters = Some(d.items(member_declaration)?);
+                parameters = Some(d.items(parameter)?);
             }
             _ => returns = Some(return_declaration(d)?),
         }
         Ok(())
     })?;
-    let parameters = required(parameters, "parameters")?
-        .into_iter()
-        .map(|field| ParameterDeclaration {
-            name: field.name,
-            required: field.required,
-            documentation: field.documentation,
-            ty: field.ty,
-        })
-        .collect();
+    let parameters = required(parameters, "parameters")?;
     Ok(OperationDeclaration {
         name: required(name, "name")?,
         documentation: docs,
@@ -238,7 +255,7 @@ fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
 fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
     d.open_object("a return declaration object")?;
     let (mut docs, mut ty) = (None, None);
-    d.members(member_names!["documentation", "type"], None, |d, index| {
+    d.members(names!["documentation", "type"], None, |d, index| {
         match index {
             0 => docs = d.optional(documentation)?,
             _ => ty = Some(type_expr(d)?),
@@ -251,7 +268,62 @@ fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
     })
 }
 
-const TYPE_MEMBERS: &MemberNames = member_names!["kind", "name", "fields", "items", "cases"];
+const TYPE_MEMBERS: &Names = names!["kind", "name", "fields", "items", "cases"];
+
+/// The type kinds as they are spelled on the wire, in the order of [`TypeKind::ALL`].
+const TYPE_KINDS: &Names = names![
+    "unit", "boolean", "integer", "number", "string", "bytes", "json", "entry", "named", "record",
+    "list", "enum", "union",
+];
+
+/// The thirteen kinds of type expression.
+#[derive(Debug, Clone, Copy)]
+enum TypeKind {
+    Unit,
+    Boolean,
+    Integer,
+    Number,
+    String,
+    Bytes,
+    Json,
+    Entry,
+    Named,
+    Record,
+    List,
+    Enum,
+    Union,
+}
+
+impl TypeKind {
+    /// Every kind, in the order of [`TYPE_KINDS`].
+    const ALL: [Self; 13] = [
+        Self::Unit,
+        Self::Boolean,
+        Self::Integer,
+        Self::Number,
+        Self::String,
+        Self::Bytes,
+        Self::Json,
+        Self::Entry,
+        Self::Named,
+        Self::Record,
+        Self::List,
+        Self::Enum,
+        Self::Union,
+    ];
+
+    /// The member a type of this kind has besides `kind`, by its number in [`TYPE_MEMBERS`];
+    /// 0 (`kind` itself) for none.
+    fn member(self) -> usize {
+        match self {
+            Self::Named => 1,
+            Self::Record => 2,
+            Self::List => 3,
+            Self::Enum | Self::Union => 4,
+            _ => 0,
+        }
+    }
+}
 
 /// A type expression, tagged by `kind`.
 ///
@@ -259,18 +331,23 @@ const TYPE_MEMBERS: &MemberNames = member_names!["kind", "name", "fields", "item
 /// (a case list in its union form), and the member set is checked against the kind at the end.
 fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
     d.open_object("a type expression object")?;
-    let mut kind: Option<Cow<'_, str>> = None;
+    let mut kind = None;
     let mut name = None;
     let mut fields = None;
     let mut item_type = None;
     let mut cases = None;
     d.members(TYPE_MEMBERS, None, |d, index| {
         match index {
-            0 => kind = Some(d.text()?),
+            0 => {
+                if d.peek()? != Kind::String {
+                    return d.wrong("a string");
+                }
+                kind = Some(d.json.keyword(TYPE_KINDS)?);
+            }
             1 => name = Some(d.owned_text()?),
             2 => {
                 d.open_array("an array of fields")?;
-                fields = Some(d.items(member_declaration)?);
+                fields = Some(d.items(field)?);
             }
             3 => item_type = Some(type_expr(d)?),
             _ => {
@@ -280,7 +357,15 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
         }
         Ok(())
     })?;
-    let kind = required(kind, "kind")?;
+    let kind = match required(kind, "kind")? {
+        Ok(index) => TypeKind::ALL[index],
+        Err(unknown) => {
+            return Err(DecodeError::shape(ShapeErrorKind::UnknownTypeKind {
+                kind: unknown.into_owned(),
+            })
+            .within(Segment::member("kind")));
+        }
+    };
     let present = [
         false,
         name.is_some(),
@@ -288,46 +373,33 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
         item_type.is_some(),
         cases.is_some(),
     ];
-    let (allowed, scalar) = match &*kind {
-        "unit" => (0, Some(TypeExpr::Unit)),
-        "boolean" => (0, Some(TypeExpr::Boolean)),
-        "integer" => (0, Some(TypeExpr::Integer)),
-        "number" => (0, Some(TypeExpr::Number)),
-        "string" => (0, Some(TypeExpr::String)),
-        "bytes" => (0, Some(TypeExpr::Bytes)),
-        "json" => (0, Some(TypeExpr::Json)),
-        "entry" => (0, Some(TypeExpr::Entry)),
-        "named" => (1, None),
-        "record" => (2, None),
-        "list" => (3, None),
-        "enum" | "union" => (4, None),
-        _ => {
-            let kind = kind.into_owned();
-            return Err(DecodeError::shape(ShapeErrorKind::UnknownTypeKind { kind })
-                .within(Segment::member("kind")));
-        }
-    };
+    let allowed = kind.member();
     if let Some(extra) = (1..present.len()).find(|&index| present[index] && index != allowed) {
         return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
             .within(Segment::member(TYPE_MEMBERS.name(extra))));
     }
-    if let Some(scalar) = scalar {
-        return Ok(scalar);
-    }
-    Ok(match &*kind {
-        "named" => TypeExpr::Named {
+    Ok(match kind {
+        TypeKind::Unit => TypeExpr::Unit,
+        TypeKind::Boolean => TypeExpr::Boolean,
+        TypeKind::Integer => TypeExpr::Integer,
+        TypeKind::Number => TypeExpr::Number,
+        TypeKind::String => TypeExpr::String,
+        TypeKind::Bytes => TypeExpr::Bytes,
+        TypeKind::Json => TypeExpr::Json,
+        TypeKind::Entry => TypeExpr::Entry,
+        TypeKind::Named => TypeExpr::Named {
             name: required(name, "name")?,
         },
-        "record" => TypeExpr::Record {
+        TypeKind::Record => TypeExpr::Record {
             fields: required(fields, "fields")?,
         },
-        "list" => TypeExpr::List {
+        TypeKind::List => TypeExpr::List {
             items: Box::new(required(item_type, "items")?),
         },
-        "enum" => TypeExpr::Enum {
+        TypeKind::Enum => TypeExpr::Enum {
             cases: enum_cases(required(cases, "cases")?)?,
         },
-        _ => TypeExpr::Union {
+        TypeKind::Union => TypeExpr::Union {
             cases: required(cases, "cases")?,
         },
     })

@@ -19,7 +19,7 @@ pub(crate) use value::{CallResponseShape, call_request, call_response, call_resp
 
 use super::error::{DecodeError, Fault, ShapeErrorKind};
 use super::limits::{Limits, Side};
-use super::names::MemberNames;
+use super::names::Names;
 use super::reader::{Kind, Reader};
 use crate::ids::{InterfaceName, Validator};
 use crate::object::ObjectObservation;
@@ -157,7 +157,7 @@ impl<'a> Decoder<'a> {
     /// `first` is a member name the caller has already read, if any.
     pub(crate) fn members(
         &mut self,
-        names: &'static MemberNames,
+        names: &'static Names,
         first: Option<Cow<'a, str>>,
         mut on_member: impl FnMut(&mut Self, usize) -> Read<()>,
     ) -> Read<()> {

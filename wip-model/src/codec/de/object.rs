@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::{Decoder, Read, descriptor_member, required};
 use crate::codec::error::{DecodeError, ShapeErrorKind};
-use crate::codec::names::{MemberNames, member_names};
+use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};
 use crate::error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
 use crate::ids::{InterfaceReference, ObjectRef, ScopeRef};
@@ -20,7 +20,7 @@ use crate::validate::Segment;
 pub(crate) fn reference(d: &mut Decoder<'_>) -> Read<InterfaceReference> {
     d.open_object("an interface reference object")?;
     let (mut scope, mut name) = (None, None);
-    d.members(member_names!["scope", "name"], None, |d, index| {
+    d.members(names!["scope", "name"], None, |d, index| {
         match index {
             0 => scope = Some(d.path()?),
             _ => name = Some(d.interface_name()?),
@@ -35,8 +35,7 @@ pub(crate) fn reference(d: &mut Decoder<'_>) -> Read<InterfaceReference> {
 
 /// `{ name, description?, interfaces, ref?, validator? }`.
 pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
-    const NAMES: &MemberNames =
-        member_names!["name", "description", "interfaces", "ref", "validator"];
+    const NAMES: &Names = names!["name", "description", "interfaces", "ref", "validator"];
     d.open_object("an object")?;
     let mut name = None;
     let mut description = None;
@@ -65,7 +64,7 @@ pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
     })
 }
 
-const OBSERVATION_NAMES: &MemberNames = member_names!["object", "children"];
+const OBSERVATION_NAMES: &Names = names!["object", "children"];
 
 /// `{ object, children? }`, recursively.
 pub(crate) fn observation(d: &mut Decoder<'_>) -> Read<ObjectObservation> {
@@ -100,7 +99,7 @@ pub(crate) fn observation_members<'a>(
 pub(crate) fn observe_request(d: &mut Decoder<'_>) -> Read<ObserveRequest> {
     d.open_object("an observe request object")?;
     let (mut path, mut depth) = (None, None);
-    d.members(member_names!["path", "depth"], None, |d, index| {
+    d.members(names!["path", "depth"], None, |d, index| {
         match index {
             0 => path = Some(d.path()?),
             _ => depth = Some(observe_depth(d)?),
@@ -136,7 +135,7 @@ fn observe_depth(d: &mut Decoder<'_>) -> Read<u32> {
 pub(crate) fn fetch_request(d: &mut Decoder<'_>) -> Read<FetchInterfaceRequest> {
     d.open_object("a fetch_interface request object")?;
     let mut interface = None;
-    d.members(member_names!["interface"], None, |d, _| {
+    d.members(names!["interface"], None, |d, _| {
         interface = Some(reference(d)?);
         Ok(())
     })?;
@@ -145,8 +144,7 @@ pub(crate) fn fetch_request(d: &mut Decoder<'_>) -> Read<FetchInterfaceRequest> 
     })
 }
 
-const FETCH_RESPONSE_NAMES: &MemberNames =
-    member_names!["interface", "scope_ref", "descriptor", "validator"];
+const FETCH_RESPONSE_NAMES: &Names = names!["interface", "scope_ref", "descriptor", "validator"];
 
 /// `{ interface, scope_ref?, descriptor, validator? }`.
 ///
@@ -187,7 +185,7 @@ pub(crate) fn fetch_response_members<'a>(
 pub(crate) fn target(d: &mut Decoder<'_>) -> Read<Target> {
     d.open_object("a target object")?;
     let (mut path, mut target_validator) = (None, None);
-    d.members(member_names!["path", "validator"], None, |d, index| {
+    d.members(names!["path", "validator"], None, |d, index| {
         match index {
             0 => path = Some(d.path()?),
             _ => target_validator = d.optional(Decoder::validator)?,
@@ -205,7 +203,7 @@ pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
     d.open_object("an interface target object")?;
     let (mut interface, mut scope_ref, mut interface_validator) = (None, None, None);
     d.members(
-        member_names!["reference", "scope_ref", "validator"],
+        names!["reference", "scope_ref", "validator"],
         None,
         |d, index| {
             match index {
@@ -226,7 +224,7 @@ pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
 /// A call request read without its descriptor: `arguments` must be an object, whose content is
 /// only checked for well-formedness (syntax, no duplicate members, nesting).
 pub(crate) fn call_metadata(d: &mut Decoder<'_>) -> Read<CallOperationMetadata> {
-    const NAMES: &MemberNames = member_names!["target", "interface", "operation", "arguments"];
+    const NAMES: &Names = names!["target", "interface", "operation", "arguments"];
     d.open_object("a call_operation request object")?;
     let (mut call_target, mut interface, mut operation) = (None, None, None);
     let mut arguments = None;
@@ -263,7 +261,7 @@ pub(crate) fn error_envelope(
 ) -> Read<ProtocolError> {
     d.open_object("an error envelope object")?;
     let mut error = None;
-    d.members(member_names!["error"], None, |d, _| {
+    d.members(names!["error"], None, |d, _| {
         error = Some(error_body(d, interaction)?);
         Ok(())
     })?;
@@ -274,7 +272,7 @@ pub(crate) fn error_envelope(
 fn error_body(d: &mut Decoder<'_>, interaction: ProtocolInteraction) -> Read<ProtocolError> {
     d.open_object("an error object")?;
     let (mut code, mut message) = (None, None);
-    d.members(member_names!["code", "message"], None, |d, index| {
+    d.members(names!["code", "message"], None, |d, index| {
         match index {
             0 => code = Some(d.owned_text()?),
             _ => message = Some(d.owned_text()?),

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use super::object::{interface_target, target};
 use super::{Decoder, Read, required};
 use crate::codec::error::{DecodeError, Fault, ShapeErrorKind};
-use crate::codec::names::{MemberNames, member_names};
+use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};
 use crate::descriptor::{
     FieldDeclaration, OperationDeclaration, ParameterDeclaration, TypeExpr, UnionCase,
@@ -189,7 +189,7 @@ fn declared_members<D: Declared>(
     Ok(out)
 }
 
-const UNION_MEMBERS: &MemberNames = member_names![UNION_CASE_FIELD, UNION_VALUE_FIELD];
+const UNION_MEMBERS: &Names = names![UNION_CASE_FIELD, UNION_VALUE_FIELD];
 
 /// `{"$case": name, "value"?: payload}`, already opened. When `value` comes before `$case`, it is
 /// skipped and read once the case, and so the payload type, is known.
@@ -287,7 +287,7 @@ pub(crate) fn call_request(
     d: &mut Decoder<'_>,
     resolver: &Resolver<'_>,
 ) -> Read<CallOperationRequest> {
-    const NAMES: &MemberNames = member_names!["target", "interface", "operation", "arguments"];
+    const NAMES: &Names = names!["target", "interface", "operation", "arguments"];
     d.open_object("a call_operation request object")?;
     let (mut call_target, mut interface) = (None, None);
     let mut operation: Option<&OperationDeclaration> = None;
@@ -357,7 +357,7 @@ pub(crate) fn call_response_members<'a>(
     first: Option<Cow<'a, str>>,
 ) -> Read<CallOperationResponse> {
     let (mut result, mut validator) = (None, None);
-    d.members(member_names!["result", "validator"], first, |d, index| {
+    d.members(names!["result", "validator"], first, |d, index| {
         match index {
             0 => {
                 result = Some(value(
