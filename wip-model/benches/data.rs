@@ -20,14 +20,14 @@ fn reference(scope: &str, name: &str) -> InterfaceReference {
 
 fn object(name: String, path: &Path, serial: usize) -> Object {
     Object {
-        description: Some(format!(
-            "Objet n° {serial} — 課題の説明テキスト, with “quotes” and an em dash"
-        )),
+        description: Some(
+            format!("Objet n° {serial} — 課題の説明テキスト, with “quotes” and an em dash").into(),
+        ),
         interfaces: vec![
             reference("/", "catalog"),
             reference(path.as_str(), "items.admin"),
         ],
-        name,
+        name: name.into(),
         object_ref: Some(ObjectRef::new(format!("obj-{serial}"))),
         validator: Some(Validator::new((serial as u64).to_be_bytes())),
     }
@@ -65,8 +65,8 @@ pub(crate) fn observe() -> (ObserveRequest, ObjectObservation) {
 
 fn docs(summary: &str) -> Option<Documentation> {
     Some(Documentation {
-        summary: summary.to_owned(),
-        details: Some(format!("{summary}. Longer text that explains the details.")),
+        summary: summary.into(),
+        details: Some(format!("{summary}. Longer text that explains the details.").into()),
     })
 }
 
@@ -153,7 +153,7 @@ pub(crate) fn descriptor(operations: usize) -> InterfaceDescriptor {
     ];
     let operations = (0..operations)
         .map(|index| OperationDeclaration {
-            name: format!("operation_{index}"),
+            name: format!("operation_{index}").into(),
             documentation: docs(&format!("Operation number {index}")),
             parameters: vec![
                 parameter("issue", true, named("Issue")),

@@ -1,5 +1,7 @@
 //! Interface Descriptors: the types and operations of one Interface (format `wip-interface/1`).
 
+use crate::text::Str;
+
 /// The only descriptor format this crate understands.
 pub const INTERFACE_FORMAT_V1: &str = "wip-interface/1";
 
@@ -7,9 +9,9 @@ pub const INTERFACE_FORMAT_V1: &str = "wip-interface/1";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Documentation {
     /// A short summary; may be empty.
-    pub summary: String,
+    pub summary: Str,
     /// Optional longer text.
-    pub details: Option<String>,
+    pub details: Option<Str>,
 }
 
 /// The types and operations of one Interface. It does not contain its own identity.
@@ -45,7 +47,7 @@ impl InterfaceDescriptor {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TypeDeclaration {
     /// The name other types refer to with [`TypeExpr::Named`].
-    pub name: String,
+    pub name: Str,
     /// Documentation of the type.
     pub documentation: Option<Documentation>,
     /// What the name stands for.
@@ -74,7 +76,7 @@ pub enum TypeExpr {
     /// A reference to a type declaration of the same descriptor.
     Named {
         /// The declaration's name.
-        name: String,
+        name: Str,
     },
     /// A record with named fields.
     Record {
@@ -123,7 +125,7 @@ impl TypeExpr {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldDeclaration {
     /// The member name.
-    pub name: String,
+    pub name: Str,
     /// Whether the member must be present.
     pub required: bool,
     /// Documentation of the field.
@@ -136,7 +138,7 @@ pub struct FieldDeclaration {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnumCase {
     /// The case name, also its wire string.
-    pub name: String,
+    pub name: Str,
     /// Documentation of the case.
     pub documentation: Option<Documentation>,
 }
@@ -145,7 +147,7 @@ pub struct EnumCase {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnionCase {
     /// The case name, the wire `$case`.
-    pub name: String,
+    pub name: Str,
     /// Documentation of the case.
     pub documentation: Option<Documentation>,
     /// The payload type, if the case carries one.
@@ -156,7 +158,7 @@ pub struct UnionCase {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OperationDeclaration {
     /// The operation name.
-    pub name: String,
+    pub name: Str,
     /// Documentation of the operation.
     pub documentation: Option<Documentation>,
     /// Named parameters in declaration order.
@@ -178,7 +180,7 @@ impl OperationDeclaration {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParameterDeclaration {
     /// The argument name.
-    pub name: String,
+    pub name: Str,
     /// Whether the argument must be present.
     pub required: bool,
     /// Documentation of the parameter.

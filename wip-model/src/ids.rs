@@ -160,6 +160,11 @@ macro_rules! opaque_string {
                 self.0.as_str()
             }
 
+            /// The UTF-8 bytes of the string.
+            pub fn as_bytes(&self) -> &[u8] {
+                self.0.as_bytes()
+            }
+
             /// The owned string.
             pub fn into_string(self) -> String {
                 self.0.into_string()

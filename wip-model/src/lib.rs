@@ -37,6 +37,7 @@ mod interaction;
 mod object;
 mod path;
 mod small;
+mod text;
 #[cfg(feature = "upstream")]
 pub mod upstream;
 pub mod validate;
@@ -58,6 +59,7 @@ pub use interaction::{
 };
 pub use object::{Object, ObjectObservation};
 pub use path::{NameError, Path, PathError, check_child_name, check_path};
+pub use text::Str;
 pub use value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value, ValueKind,
 };

@@ -1,6 +1,7 @@
 //! Objects and observe trees.
 
 use crate::ids::{InterfaceReference, ObjectRef, Validator};
+use crate::text::Str;
 
 /// The public information of one Object as a Host published it.
 ///
@@ -10,9 +11,9 @@ use crate::ids::{InterfaceReference, ObjectRef, Validator};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Object {
     /// The last segment of the Object's path; `""` only for the root.
-    pub name: String,
+    pub name: Str,
     /// An optional short public description.
-    pub description: Option<String>,
+    pub description: Option<Str>,
     /// The interfaces it exposes: an ordered set in the Host's publication order.
     pub interfaces: Vec<InterfaceReference>,
     /// An optional opaque identity.

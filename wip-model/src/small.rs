@@ -123,9 +123,15 @@ impl SmallString {
         Self(SmallBytes::from_vec(text.into_bytes()))
     }
 
+    /// The text. Built only from `str`s, it is always UTF-8, but safe code can only show that
+    /// by checking again, so code that can work on bytes uses [`Self::as_bytes`].
     pub(crate) fn as_str(&self) -> &str {
-        // Built only from `str`s, so always UTF-8; the check costs little at these lengths.
         std::str::from_utf8(self.0.as_slice()).expect("a SmallString holds UTF-8")
+    }
+
+    /// The UTF-8 bytes of the text, without a check.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        self.0.as_slice()
     }
 
     pub(crate) fn into_string(self) -> String {

@@ -36,6 +36,7 @@ use crate::interaction::{
 };
 use crate::object::{Object, ObjectObservation};
 use crate::path::{Path, PathError};
+use crate::text::Str;
 use crate::value::Value;
 
 /// A wip-protocol value that our types cannot hold.
@@ -96,8 +97,8 @@ impl TryFrom<up::InterfaceReference> for InterfaceReference {
 impl From<&Object> for up::Object {
     fn from(object: &Object) -> Self {
         Self {
-            name: object.name.clone(),
-            description: object.description.clone(),
+            name: object.name.to_string(),
+            description: object.description.as_deref().map(str::to_owned),
             interfaces: theirs(&object.interfaces),
             r#ref: object.object_ref.as_ref().map(|r| r.as_str().to_owned()),
             validator: object.validator.as_ref().map(|v| v.as_bytes().to_vec()),
@@ -110,8 +111,8 @@ impl TryFrom<up::Object> for Object {
 
     fn try_from(object: up::Object) -> Result<Self> {
         Ok(Self {
-            name: object.name,
-            description: object.description,
+            name: object.name.into(),
+            description: object.description.map(Str::from),
             interfaces: converted(object.interfaces)?,
             object_ref: object.r#ref.map(ObjectRef::new),
             validator: object.validator.map(Validator::new),
@@ -145,8 +146,8 @@ impl TryFrom<up::ObjectObservation> for ObjectObservation {
 impl From<&Documentation> for up::Documentation {
     fn from(documentation: &Documentation) -> Self {
         Self {
-            summary: documentation.summary.clone(),
-            details: documentation.details.clone(),
+            summary: documentation.summary.to_string(),
+            details: documentation.details.as_deref().map(str::to_owned),
         }
     }
 }
@@ -154,8 +155,8 @@ impl From<&Documentation> for up::Documentation {
 impl From<up::Documentation> for Documentation {
     fn from(documentation: up::Documentation) -> Self {
         Self {
-            summary: documentation.summary,
-            details: documentation.details,
+            summary: documentation.summary.into(),
+            details: documentation.details.map(Str::from),
         }
     }
 }
@@ -185,7 +186,7 @@ impl From<up::InterfaceDescriptor> for InterfaceDescriptor {
 impl From<&TypeDeclaration> for up::TypeDeclaration {
     fn from(declaration: &TypeDeclaration) -> Self {
         Self {
-            name: declaration.name.clone(),
+            name: declaration.name.to_string(),
             documentation: declaration.documentation.as_ref().map(Into::into),
             definition: up::TypeExpr::from(&declaration.definition),
         }
@@ -195,7 +196,7 @@ impl From<&TypeDeclaration> for up::TypeDeclaration {
 impl From<up::TypeDeclaration> for TypeDeclaration {
     fn from(declaration: up::TypeDeclaration) -> Self {
         Self {
-            name: declaration.name,
+            name: declaration.name.into(),
             documentation: declaration.documentation.map(Into::into),
             definition: declaration.definition.into(),
         }
@@ -213,7 +214,9 @@ impl From<&TypeExpr> for up::TypeExpr {
             TypeExpr::Bytes => Self::Bytes,
             TypeExpr::Json => Self::Json,
             TypeExpr::Entry => Self::Entry,
-            TypeExpr::Named { name } => Self::Named { name: name.clone() },
+            TypeExpr::Named { name } => Self::Named {
+                name: name.to_string(),
+            },
             TypeExpr::Record { fields } => Self::Record {
                 fields: theirs(fields),
             },
@@ -241,7 +244,7 @@ impl From<up::TypeExpr> for TypeExpr {
             up::TypeExpr::Bytes => Self::Bytes,
             up::TypeExpr::Json => Self::Json,
             up::TypeExpr::Entry => Self::Entry,
-            up::TypeExpr::Named { name } => Self::Named { name },
+            up::TypeExpr::Named { name } => Self::Named { name: name.into() },
             up::TypeExpr::Record { fields } => Self::Record {
                 fields: fields.into_iter().map(Into::into).collect(),
             },
@@ -261,7 +264,7 @@ impl From<up::TypeExpr> for TypeExpr {
 impl From<&FieldDeclaration> for up::FieldDeclaration {
     fn from(field: &FieldDeclaration) -> Self {
         Self {
-            name: field.name.clone(),
+            name: field.name.to_string(),
             required: field.required,
             documentation: field.documentation.as_ref().map(Into::into),
             r#type: up::TypeExpr::from(&field.ty),
@@ -272,7 +275,7 @@ impl From<&FieldDeclaration> for up::FieldDeclaration {
 impl From<up::FieldDeclaration> for FieldDeclaration {
     fn from(field: up::FieldDeclaration) -> Self {
         Self {
-            name: field.name,
+            name: field.name.into(),
             required: field.required,
             documentation: field.documentation.map(Into::into),
             ty: field.r#type.into(),
@@ -283,7 +286,7 @@ impl From<up::FieldDeclaration> for FieldDeclaration {
 impl From<&EnumCase> for up::EnumCase {
     fn from(case: &EnumCase) -> Self {
         Self {
-            name: case.name.clone(),
+            name: case.name.to_string(),
             documentation: case.documentation.as_ref().map(Into::into),
         }
     }
@@ -292,7 +295,7 @@ impl From<&EnumCase> for up::EnumCase {
 impl From<up::EnumCase> for EnumCase {
     fn from(case: up::EnumCase) -> Self {
         Self {
-            name: case.name,
+            name: case.name.into(),
             documentation: case.documentation.map(Into::into),
         }
     }
@@ -301,7 +304,7 @@ impl From<up::EnumCase> for EnumCase {
 impl From<&UnionCase> for up::UnionCase {
     fn from(case: &UnionCase) -> Self {
         Self {
-            name: case.name.clone(),
+            name: case.name.to_string(),
             documentation: case.documentation.as_ref().map(Into::into),
             payload: case.payload.as_ref().map(Into::into),
         }
@@ -311,7 +314,7 @@ impl From<&UnionCase> for up::UnionCase {
 impl From<up::UnionCase> for UnionCase {
     fn from(case: up::UnionCase) -> Self {
         Self {
-            name: case.name,
+            name: case.name.into(),
             documentation: case.documentation.map(Into::into),
             payload: case.payload.map(Into::into),
         }
@@ -321,7 +324,7 @@ impl From<up::UnionCase> for UnionCase {
 impl From<&OperationDeclaration> for up::OperationDeclaration {
     fn from(operation: &OperationDeclaration) -> Self {
         Self {
-            name: operation.name.clone(),
+            name: operation.name.to_string(),
             documentation: operation.documentation.as_ref().map(Into::into),
             parameters: theirs(&operation.parameters),
             returns: up::ReturnDeclaration::from(&operation.returns),
@@ -332,7 +335,7 @@ impl From<&OperationDeclaration> for up::OperationDeclaration {
 impl From<up::OperationDeclaration> for OperationDeclaration {
     fn from(operation: up::OperationDeclaration) -> Self {
         Self {
-            name: operation.name,
+            name: operation.name.into(),
             documentation: operation.documentation.map(Into::into),
             parameters: operation.parameters.into_iter().map(Into::into).collect(),
             returns: operation.returns.into(),
@@ -343,7 +346,7 @@ impl From<up::OperationDeclaration> for OperationDeclaration {
 impl From<&ParameterDeclaration> for up::ParameterDeclaration {
     fn from(parameter: &ParameterDeclaration) -> Self {
         Self {
-            name: parameter.name.clone(),
+            name: parameter.name.to_string(),
             required: parameter.required,
             documentation: parameter.documentation.as_ref().map(Into::into),
             r#type: up::TypeExpr::from(&parameter.ty),
@@ -354,7 +357,7 @@ impl From<&ParameterDeclaration> for up::ParameterDeclaration {
 impl From<up::ParameterDeclaration> for ParameterDeclaration {
     fn from(parameter: up::ParameterDeclaration) -> Self {
         Self {
-            name: parameter.name,
+            name: parameter.name.into(),
             required: parameter.required,
             documentation: parameter.documentation.map(Into::into),
             ty: parameter.r#type.into(),

@@ -299,7 +299,7 @@ proptest! {
     fn retyped_descriptors_get_the_same_verdict(
         ((descriptor, request, response), retyping) in arbitrary::call_exchange()
             .prop_flat_map(|exchange| {
-                let names = exchange.0.types.iter().map(|declaration| declaration.name.clone());
+                let names = exchange.0.types.iter().map(|declaration| declaration.name.to_string());
                 let retyping = retype::retyping(names.collect());
                 (Just(exchange), retyping)
             })

@@ -13,8 +13,8 @@ use wip_model::{
     FetchInterfaceRequest, FetchInterfaceResponse, FieldDeclaration, InterfaceDescriptor,
     InterfaceName, InterfaceReference, InterfaceTarget, Object, ObjectObservation, ObjectRef,
     ObserveRequest, OperationDeclaration, ParameterDeclaration, Path, ProtocolError,
-    ProtocolErrorCode, ProtocolInteraction, ProtocolResult, ReturnDeclaration, ScopeRef, Target,
-    TypeDeclaration, TypeExpr, UnionCase, Validator, Value,
+    ProtocolErrorCode, ProtocolInteraction, ProtocolResult, ReturnDeclaration, ScopeRef, Str,
+    Target, TypeDeclaration, TypeExpr, UnionCase, Validator, Value,
 };
 
 /// The body of example `$name`, as the spec prints it.
@@ -102,7 +102,7 @@ fn observe_responses() {
                     },
                     ObjectObservation {
                         object: Object {
-                            description: Some(String::new()),
+                            description: Some(Str::default()),
                             ..object("dir", [])
                         },
                         children: Some(vec![leaf(object(

@@ -13,7 +13,7 @@ use wip_model::codec::{self, Limits};
 use wip_model::{
     Documentation, EnumCase, FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor,
     InterfaceName, InterfaceReference, OperationDeclaration, ParameterDeclaration, Path,
-    ReturnDeclaration, TypeDeclaration, TypeExpr, UnionCase,
+    ReturnDeclaration, Str, TypeDeclaration, TypeExpr, UnionCase,
 };
 use wip_textview::InterfaceSignature;
 
@@ -74,14 +74,14 @@ fn interleaved_medians<A, B>(a: impl Fn() -> A, b: impl Fn() -> B) -> (Duration,
 
 fn documentation(summary: &str, details: Option<&str>) -> Option<Documentation> {
     Some(Documentation {
-        summary: summary.to_owned(),
-        details: details.map(str::to_owned),
+        summary: summary.into(),
+        details: details.map(Str::from),
     })
 }
 
 fn field(name: &str, required: bool, summary: Option<&str>, ty: TypeExpr) -> FieldDeclaration {
     FieldDeclaration {
-        name: name.to_owned(),
+        name: name.into(),
         required,
         documentation: summary.and_then(|summary| documentation(summary, None)),
         ty,
@@ -89,9 +89,7 @@ fn field(name: &str, required: bool, summary: Option<&str>, ty: TypeExpr) -> Fie
 }
 
 fn named(name: &str) -> TypeExpr {
-    TypeExpr::Named {
-        name: name.to_owned(),
-    }
+    TypeExpr::Named { name: name.into() }
 }
 
 fn list(items: TypeExpr) -> TypeExpr {
@@ -105,19 +103,19 @@ fn list(items: TypeExpr) -> TypeExpr {
 fn large_descriptor(operations: usize) -> InterfaceDescriptor {
     let types = vec![
         TypeDeclaration {
-            name: "Status".to_owned(),
+            name: "Status".into(),
             documentation: documentation("Where an issue is.", None),
             definition: TypeExpr::Enum {
                 cases: ["open", "closed", "blocked"]
                     .map(|name| EnumCase {
-                        name: name.to_owned(),
+                        name: name.into(),
                         documentation: None,
                     })
                     .into(),
             },
         },
         TypeDeclaration {
-            name: "Page".to_owned(),
+            name: "Page".into(),
             documentation: documentation("A page of results.", Some("Cursors are opaque.")),
             definition: TypeExpr::Record {
                 fields: vec![
@@ -134,20 +132,20 @@ fn large_descriptor(operations: usize) -> InterfaceDescriptor {
     ];
     let operations = (0..operations)
         .map(|index| OperationDeclaration {
-            name: format!("read_item_{index}"),
+            name: format!("read_item_{index}").into(),
             documentation: documentation(
                 "関係を指定して関連項目を取得する。",
                 Some("結果には同じWorldspace内のpathだけを含む。\n本文は別途取得する。"),
             ),
             parameters: vec![
                 ParameterDeclaration {
-                    name: "id".to_owned(),
+                    name: "id".into(),
                     required: true,
                     documentation: documentation("The item id.", None),
                     ty: TypeExpr::Integer,
                 },
                 ParameterDeclaration {
-                    name: "filter".to_owned(),
+                    name: "filter".into(),
                     required: false,
                     documentation: None,
                     ty: TypeExpr::Record {
@@ -158,7 +156,7 @@ fn large_descriptor(operations: usize) -> InterfaceDescriptor {
                     },
                 },
                 ParameterDeclaration {
-                    name: "page".to_owned(),
+                    name: "page".into(),
                     required: false,
                     documentation: None,
                     ty: named("Page"),
@@ -169,7 +167,7 @@ fn large_descriptor(operations: usize) -> InterfaceDescriptor {
                 ty: TypeExpr::Union {
                     cases: vec![
                         UnionCase {
-                            name: "found".to_owned(),
+                            name: "found".into(),
                             documentation: documentation("The items, in order.", None),
                             payload: Some(TypeExpr::Record {
                                 fields: vec![
@@ -179,12 +177,12 @@ fn large_descriptor(operations: usize) -> InterfaceDescriptor {
                             }),
                         },
                         UnionCase {
-                            name: "missing".to_owned(),
+                            name: "missing".into(),
                             documentation: None,
                             payload: None,
                         },
                         UnionCase {
-                            name: "denied".to_owned(),
+                            name: "denied".into(),
                             documentation: documentation("Why not.", None),
                             payload: Some(TypeExpr::String),
                         },

@@ -33,7 +33,7 @@ use crate::out::{INDENT, Out};
 ///     documentation: None,
 ///     types: vec![],
 ///     operations: vec![OperationDeclaration {
-///         name: "refresh".to_owned(),
+///         name: "refresh".into(),
 ///         documentation: None,
 ///         parameters: vec![],
 ///         returns: ReturnDeclaration { documentation: None, ty: TypeExpr::Unit },
@@ -111,7 +111,7 @@ impl fmt::Display for InterfaceSignature<'_> {
 /// use wip_textview::TypeSignature;
 ///
 /// let declaration = TypeDeclaration {
-///     name: "Ids".to_owned(),
+///     name: "Ids".into(),
 ///     documentation: None,
 ///     definition: TypeExpr::List { items: Box::new(TypeExpr::Integer) },
 /// };
@@ -161,10 +161,10 @@ impl fmt::Display for TypeSignature<'_> {
 /// use wip_textview::OperationSignature;
 ///
 /// let operation = OperationDeclaration {
-///     name: "search".to_owned(),
+///     name: "search".into(),
 ///     documentation: None,
 ///     parameters: vec![ParameterDeclaration {
-///         name: "query".to_owned(),
+///         name: "query".into(),
 ///         required: true,
 ///         documentation: None,
 ///         ty: TypeExpr::String,

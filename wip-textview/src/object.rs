@@ -29,7 +29,7 @@ const SEPARATOR: usize = ", ".len();
 ///
 /// let path = Path::new("/issues/123")?;
 /// let object = Object {
-///     name: "123".to_owned(),
+///     name: "123".into(),
 ///     description: None,
 ///     interfaces: vec![InterfaceReference::new(Path::root(), InterfaceName::new("issue.read")?)],
 ///     object_ref: None,

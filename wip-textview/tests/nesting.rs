@@ -19,7 +19,7 @@ fn lists(depth: usize) -> TypeExpr {
 fn records(depth: usize, innermost: TypeExpr) -> TypeExpr {
     (0..depth).fold(innermost, |ty, _| TypeExpr::Record {
         fields: vec![FieldDeclaration {
-            name: "a".to_owned(),
+            name: "a".into(),
             required: true,
             documentation: None,
             ty,
@@ -32,7 +32,7 @@ fn descriptor(definition: TypeExpr) -> InterfaceDescriptor {
         format: INTERFACE_FORMAT_V1.to_owned(),
         documentation: None,
         types: vec![TypeDeclaration {
-            name: "Deep".to_owned(),
+            name: "Deep".into(),
             documentation: None,
             definition,
         }],
@@ -89,7 +89,7 @@ fn a_deep_record_breaks_only_from_where_it_must() {
     let pair = TypeExpr::Record {
         fields: ["x", "y"]
             .map(|name| FieldDeclaration {
-                name: name.to_owned(),
+                name: name.into(),
                 required: true,
                 documentation: None,
                 ty: TypeExpr::Integer,

@@ -158,33 +158,33 @@ fn documentation_strings(
     let Some(documentation) = documentation else {
         return;
     };
-    out.push(documentation.summary.clone());
+    out.push(documentation.summary.to_string());
     if let (true, Some(text)) = (details, &documentation.details) {
-        out.push(text.clone());
+        out.push(text.to_string());
     }
 }
 
 /// The names and documentation strings a type expression contributes.
 fn type_parts(ty: &TypeExpr, details: bool, names: &mut Vec<String>, strings: &mut Vec<String>) {
     match ty {
-        TypeExpr::Named { name } => names.push(name.clone()),
+        TypeExpr::Named { name } => names.push(name.to_string()),
         TypeExpr::List { items } => type_parts(items, details, names, strings),
         TypeExpr::Record { fields } => {
             for field in fields {
-                names.push(field.name.clone());
+                names.push(field.name.to_string());
                 documentation_strings(field.documentation.as_ref(), details, strings);
                 type_parts(&field.ty, details, names, strings);
             }
         }
         TypeExpr::Enum { cases } => {
             for case in cases {
-                names.push(case.name.clone());
+                names.push(case.name.to_string());
                 documentation_strings(case.documentation.as_ref(), details, strings);
             }
         }
         TypeExpr::Union { cases } => {
             for case in cases {
-                names.push(case.name.clone());
+                names.push(case.name.to_string());
                 documentation_strings(case.documentation.as_ref(), details, strings);
                 if let Some(payload) = &case.payload {
                     type_parts(payload, details, names, strings);
@@ -205,15 +205,15 @@ fn descriptor_parts(
     let mut names = Vec::new();
     documentation_strings(descriptor.documentation.as_ref(), details, &mut strings);
     for declaration in &descriptor.types {
-        names.push(declaration.name.clone());
+        names.push(declaration.name.to_string());
         documentation_strings(declaration.documentation.as_ref(), details, &mut strings);
         type_parts(&declaration.definition, details, &mut names, &mut strings);
     }
     for operation in &descriptor.operations {
-        names.push(operation.name.clone());
+        names.push(operation.name.to_string());
         documentation_strings(operation.documentation.as_ref(), details, &mut strings);
         for parameter in &operation.parameters {
-            names.push(parameter.name.clone());
+            names.push(parameter.name.to_string());
             documentation_strings(parameter.documentation.as_ref(), details, &mut strings);
             type_parts(&parameter.ty, details, &mut names, &mut strings);
         }
@@ -272,8 +272,8 @@ proptest! {
         let tokens = tokenize(&written).map_err(TestCaseError::fail)?;
         let (strings, names, words) = classify(tokens);
         let mut expected: Vec<String> = path.iter().map(|path| path.as_str().to_owned()).collect();
-        expected.push(object.name.clone());
-        expected.extend(object.description.iter().cloned());
+        expected.push(object.name.to_string());
+        expected.extend(object.description.iter().map(ToString::to_string));
         expected.extend(object.interfaces.iter().map(|reference| InterfaceNotation::new(reference).to_string()));
         expected.sort();
         prop_assert_eq!(strings, expected);

@@ -79,7 +79,7 @@ pub fn descriptor() -> impl Strategy<Value = InterfaceDescriptor> {
                 .map(|(position, (name, documentation, mut definition))| {
                     link(&mut definition, &names[..position]);
                     Some(TypeDeclaration {
-                        name,
+                        name: name.into(),
                         documentation,
                         definition,
                     })
@@ -133,7 +133,7 @@ fn unlinked_type_expr() -> BoxedStrategy<TypeExpr> {
         ][..],
     );
     let named = any::<u8>().prop_map(|index| TypeExpr::Named {
-        name: index.to_string(),
+        name: index.to_string().into(),
     });
     let leaves = prop_oneof![8 => scalars, 2 => enum_type(), 3 => named];
     leaves
@@ -154,7 +154,7 @@ fn link(ty: &mut TypeExpr, names: &[String]) {
         TypeExpr::Named { name } => {
             let index: usize = name.parse().unwrap_or_default();
             match names.get(index % names.len().max(1)) {
-                Some(target) => name.clone_from(target),
+                Some(target) => *name = target.into(),
                 None => *ty = TypeExpr::String,
             }
         }
@@ -193,7 +193,7 @@ fn enum_type() -> impl Strategy<Value = TypeExpr> {
         let cases = dedup_by(cases, |(name, _)| name)
             .into_iter()
             .map(|(name, documentation)| EnumCase {
-                name,
+                name: name.into(),
                 documentation,
             })
             .collect();
@@ -210,7 +210,7 @@ fn fields(inner: BoxedStrategy<TypeExpr>) -> impl Strategy<Value = Vec<FieldDecl
         dedup_by(fields, |(name, ..)| name)
             .into_iter()
             .map(|(name, required, documentation, ty)| FieldDeclaration {
-                name,
+                name: name.into(),
                 required,
                 documentation,
                 ty,
@@ -228,7 +228,7 @@ fn union_cases(inner: BoxedStrategy<TypeExpr>) -> impl Strategy<Value = Vec<Unio
         dedup_by(cases, |(name, ..)| name)
             .into_iter()
             .map(|(name, documentation, payload)| UnionCase {
-                name,
+                name: name.into(),
                 documentation,
                 payload,
             })
@@ -251,7 +251,7 @@ fn unlinked_operation() -> impl Strategy<Value = OperationDeclaration> {
         dedup_by(parameters, |(name, ..)| name)
             .into_iter()
             .map(|(name, required, documentation, ty)| ParameterDeclaration {
-                name,
+                name: name.into(),
                 required,
                 documentation,
                 ty,
@@ -262,7 +262,7 @@ fn unlinked_operation() -> impl Strategy<Value = OperationDeclaration> {
         .prop_map(|(documentation, ty)| ReturnDeclaration { documentation, ty });
     (declared_name(), maybe_documentation(), parameters, returns).prop_map(
         |(name, documentation, parameters, returns)| OperationDeclaration {
-            name,
+            name: name.into(),
             documentation,
             parameters,
             returns,

@@ -90,7 +90,7 @@ pub fn call_request(
         |(target, interface, (operation, arguments))| CallOperationRequest {
             target,
             interface,
-            operation,
+            operation: operation.to_string(),
             arguments,
         },
     );
@@ -144,7 +144,7 @@ pub fn call_exchange() -> impl Strategy<
                     let request = CallOperationRequest {
                         target,
                         interface,
-                        operation,
+                        operation: operation.to_string(),
                         arguments,
                     };
                     (descriptor, request, response)
@@ -196,7 +196,7 @@ fn callable(mut descriptor: InterfaceDescriptor) -> InterfaceDescriptor {
         .find(|name| descriptor.operation(name).is_none())
         .unwrap_or_default();
     descriptor.operations.push(OperationDeclaration {
-        name,
+        name: name.into(),
         documentation: None,
         parameters: Vec::new(),
         returns: ReturnDeclaration {

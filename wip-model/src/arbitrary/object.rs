@@ -8,6 +8,7 @@ use super::text::{child_name, interface_reference_for, object_ref, path, text, v
 use crate::interaction::ObserveRequest;
 use crate::object::{Object, ObjectObservation};
 use crate::path::Path;
+use crate::text::Str;
 
 /// How many levels below the requested Object a generated tree fills with children; deeper
 /// levels above the boundary get an empty child list, which is valid and keeps trees small.
@@ -31,8 +32,8 @@ pub fn object_at(path: &Path) -> impl Strategy<Value = Object> + use<> {
     )
         .prop_map(
             move |(description, interfaces, object_ref, validator)| Object {
-                name: name.clone(),
-                description,
+                name: name.as_str().into(),
+                description: description.map(Str::from),
                 interfaces,
                 object_ref,
                 validator,

@@ -10,6 +10,7 @@ use proptest::sample::select;
 use crate::descriptor::Documentation;
 use crate::ids::{InterfaceName, InterfaceReference, ObjectRef, ScopeRef, Validator};
 use crate::path::Path;
+use crate::text::Str;
 
 /// Characters that break naive handling: bidi controls, BOM, zero-width and line separators,
 /// noncharacters and look-alikes of `/` and `.`.
@@ -223,8 +224,10 @@ pub fn validator() -> impl Strategy<Value = Validator> {
 
 /// Documentation with a summary (sometimes empty) and sometimes details.
 pub fn documentation() -> impl Strategy<Value = Documentation> {
-    (text(12), proptest::option::of(text(24)))
-        .prop_map(|(summary, details)| Documentation { summary, details })
+    (text(12), proptest::option::of(text(24))).prop_map(|(summary, details)| Documentation {
+        summary: summary.into(),
+        details: details.map(Str::from),
+    })
 }
 
 /// `path` and all its ancestors, the root first.

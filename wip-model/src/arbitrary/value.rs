@@ -208,7 +208,7 @@ impl<'a> Builder<'a> {
                 None => Just(Value::List(Vec::new())).boxed(),
             },
             TypeExpr::Enum { cases } => {
-                let names: Vec<String> = cases.iter().map(|case| case.name.clone()).collect();
+                let names: Vec<String> = cases.iter().map(|case| case.name.to_string()).collect();
                 if names.is_empty() {
                     return None;
                 }
@@ -237,7 +237,7 @@ impl<'a> Builder<'a> {
     fn union(&mut self, cases: &[UnionCase], depth: usize) -> Option<BoxedStrategy<Value>> {
         let mut options = Vec::new();
         for case in cases {
-            let name = Value::String(case.name.clone());
+            let name = Value::String(case.name.to_string());
             let Some(payload) = &case.payload else {
                 let record = BTreeMap::from([(UNION_CASE_FIELD.to_owned(), name)]);
                 options.push(Just(Value::Record(record)).boxed());

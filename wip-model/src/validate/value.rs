@@ -72,12 +72,12 @@ fn check(resolver: &Resolver<'_>, ty: &TypeExpr, value: &Value) -> Result {
                 }
             }
             for field in fields {
-                match members.get(&field.name) {
+                match members.get(field.name.as_str()) {
                     Some(member) => check(resolver, &field.ty, member)
                         .map_err(|error| error.within(Segment::key(&field.name)))?,
                     None if field.required => {
                         return fail(ValidationErrorKind::MissingField {
-                            name: field.name.clone(),
+                            name: field.name.to_string(),
                         });
                     }
                     None => {}
@@ -195,9 +195,9 @@ pub fn validate_arguments(
         check(resolver, &parameter.ty, value).map_err(|error| error.within(Segment::key(name)))?;
     }
     for parameter in &declaration.parameters {
-        if parameter.required && !arguments.contains_key(&parameter.name) {
+        if parameter.required && !arguments.contains_key(parameter.name.as_str()) {
             return fail(ValidationErrorKind::MissingParameter {
-                name: parameter.name.clone(),
+                name: parameter.name.to_string(),
             });
         }
     }

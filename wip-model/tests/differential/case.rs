@@ -86,7 +86,7 @@ pub(crate) fn ping() -> (InterfaceDescriptor, CallOperationRequest) {
         documentation: None,
         types: Vec::new(),
         operations: vec![wip_model::OperationDeclaration {
-            name: "ping".to_owned(),
+            name: "ping".into(),
             documentation: None,
             parameters: Vec::new(),
             returns: wip_model::ReturnDeclaration {

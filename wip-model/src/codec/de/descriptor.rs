@@ -11,6 +11,7 @@ use crate::descriptor::{
     OperationDeclaration, ParameterDeclaration, ReturnDeclaration, TypeDeclaration, TypeExpr,
     UnionCase,
 };
+use crate::text::Str;
 use crate::validate::Segment;
 
 /// A descriptor, honouring the format rule: strict for `wip-interface/1`; for any other format
@@ -119,8 +120,8 @@ fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
     let (mut summary, mut details) = (None, None);
     d.members(names!["summary", "details"], None, |d, index| {
         match index {
-            0 => summary = Some(d.owned_text()?),
-            _ => details = d.optional(Decoder::owned_text)?,
+            0 => summary = Some(d.str_text()?),
+            _ => details = d.optional(Decoder::str_text)?,
         }
         Ok(())
     })?;
@@ -139,7 +140,7 @@ fn declaration(d: &mut Decoder<'_>) -> Read<TypeDeclaration> {
         None,
         |d, index| {
             match index {
-                0 => name = Some(d.owned_text()?),
+                0 => name = Some(d.str_text()?),
                 1 => docs = d.optional(documentation)?,
                 _ => definition = Some(type_expr(d)?),
             }
@@ -180,14 +181,14 @@ fn parameter(d: &mut Decoder<'_>) -> Read<ParameterDeclaration> {
 #[inline]
 fn member_declaration<T>(
     d: &mut Decoder<'_>,
-    build: impl FnOnce(String, bool, Option<Documentation>, TypeExpr) -> T,
+    build: impl FnOnce(Str, bool, Option<Documentation>, TypeExpr) -> T,
 ) -> Read<T> {
     const NAMES: &Names = names!["name", "required", "documentation", "type"];
     d.open_object("a field or parameter object")?;
     let (mut name, mut is_required, mut docs, mut ty) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
         match index {
-            0 => name = Some(d.owned_text()?),
+            0 => name = Some(d.str_text()?),
             1 => is_required = Some(d.flag()?),
             2 => docs = d.optional(documentation)?,
             _ => ty = Some(type_expr(d)?),
@@ -211,7 +212,7 @@ fn case(d: &mut Decoder<'_>) -> Read<UnionCase> {
         None,
         |d, index| {
             match index {
-                0 => name = Some(d.owned_text()?),
+                0 => name = Some(d.str_text()?),
                 1 => docs = d.optional(documentation)?,
                 _ => payload = d.optional(type_expr)?,
             }
@@ -232,7 +233,7 @@ fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
     let (mut name, mut docs, mut parameters, mut returns) = (None, None, None, None);
     d.members(NAMES, None, |d, index| {
         match index {
-            0 => name = Some(d.owned_text()?),
+            0 => name = Some(d.str_text()?),
             1 => docs = d.optional(documentation)?,
             2 => {
                 d.open_array("an array of parameters")?;
@@ -344,7 +345,7 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
                 }
                 kind = Some(d.json.keyword(TYPE_KINDS)?);
             }
-            1 => name = Some(d.owned_text()?),
+            1 => name = Some(d.str_text()?),
             2 => {
                 d.open_array("an array of fields")?;
                 fields = Some(d.items(field)?);

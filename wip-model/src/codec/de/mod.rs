@@ -25,6 +25,7 @@ use crate::ids::{InterfaceName, Validator};
 use crate::object::ObjectObservation;
 use crate::path::Path;
 use crate::small::SmallString;
+use crate::text::Str;
 use crate::validate::Segment;
 
 pub(crate) type Read<T> = Result<T, Fault>;
@@ -92,6 +93,11 @@ impl<'a> Decoder<'a> {
     /// A string value, owned.
     pub(crate) fn owned_text(&mut self) -> Read<String> {
         self.text().map(Cow::into_owned)
+    }
+
+    /// A string value as a [`Str`].
+    pub(crate) fn str_text(&mut self) -> Read<Str> {
+        self.text().map(Str::from)
     }
 
     /// A string value, kept inline when short.

@@ -44,8 +44,8 @@ pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
     let mut object_validator = None;
     d.members(NAMES, None, |d, index| {
         match index {
-            0 => name = Some(d.owned_text()?),
-            1 => description = d.optional(Decoder::owned_text)?,
+            0 => name = Some(d.str_text()?),
+            1 => description = d.optional(Decoder::str_text)?,
             2 => {
                 d.open_array("an array of interface references")?;
                 interfaces = Some(d.items(reference)?);

@@ -239,7 +239,7 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
     let mut members = BTreeMap::new();
     members.insert(
         UNION_CASE_FIELD.to_owned(),
-        Value::String(case.name.clone()),
+        Value::String(case.name.to_string()),
     );
     match (payload, &case.payload) {
         (Some(payload), _) => {
@@ -330,7 +330,7 @@ pub(crate) fn call_request(
     Ok(CallOperationRequest {
         target,
         interface,
-        operation: operation.name.clone(),
+        operation: operation.name.to_string(),
         arguments: required(call_arguments, "arguments")?,
     })
 }

@@ -86,7 +86,7 @@ impl Writer {
     /// Writes a member name taken from data (a record key, an argument name).
     pub(crate) fn data_key(&mut self, name: &str) {
         self.separate();
-        write_escaped(&mut self.out, name);
+        write_escaped(&mut self.out, name.as_bytes());
         self.out.push(b':');
         self.needs_comma = false;
     }
@@ -124,9 +124,10 @@ impl Writer {
         }
     }
 
-    pub(crate) fn string(&mut self, value: &str) {
+    /// A string, given as its UTF-8 bytes.
+    pub(crate) fn string(&mut self, value: &(impl AsRef<[u8]> + ?Sized)) {
         self.separate();
-        write_escaped(&mut self.out, value);
+        write_escaped(&mut self.out, value.as_ref());
     }
 
     pub(crate) fn base64(&mut self, bytes: &[u8]) {
@@ -136,7 +137,7 @@ impl Writer {
         self.out.push(b'"');
     }
 
-    pub(crate) fn member_str(&mut self, name: &'static str, value: &str) {
+    pub(crate) fn member_str(&mut self, name: &'static str, value: &(impl AsRef<[u8]> + ?Sized)) {
         self.key(name);
         self.string(value);
     }
@@ -161,11 +162,11 @@ static ESCAPE: [u8; 256] = {
     table
 };
 
-fn write_escaped(out: &mut Vec<u8>, value: &str) {
+/// Writes the UTF-8 `bytes` of a string as a JSON string.
+fn write_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.reserve(value.len() + 2);
+    out.reserve(bytes.len() + 2);
     out.push(b'"');
-    let bytes = value.as_bytes();
     let mut start = 0;
     loop {
         let index = start + plain_run(&bytes[start..]);
@@ -215,7 +216,7 @@ mod tests {
             "é世界\u{2028}\u{7f}",
         ] {
             let mut out = Vec::new();
-            write_escaped(&mut out, text);
+            write_escaped(&mut out, text.as_bytes());
             assert_eq!(out, serde_json::to_vec(text).unwrap(), "{text:?}");
         }
     }

@@ -1,0 +1,221 @@
+//! [`Str`], the immutable string of names and documentation texts.
+
+use std::borrow::{Borrow, Cow};
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+use crate::small::SmallString;
+
+/// An immutable string: the names and documentation texts of Objects and Interface Descriptors.
+///
+/// Strings of up to 22 bytes, which most names and many summaries are, are kept inline without an
+/// allocation of their own, so decoding, cloning and dropping a tree or a descriptor costs less.
+/// A `Str` dereferences to `str`, compares, orders and hashes exactly as `str` does, and converts
+/// from and into `String`. Viewing the inline bytes as a `str` re-checks them (this crate has no
+/// unsafe code), so [`Str::as_bytes`], [`Str::len`] and comparisons, which work on the bytes, are
+/// cheaper than going through `&str`.
+///
+/// ```
+/// use wip_model::Str;
+///
+/// let name = Str::from("issue.read");
+/// assert_eq!(name, "issue.read");
+/// assert!(name.starts_with("issue"));
+/// assert_eq!(String::from(name), "issue.read");
+/// ```
+#[derive(Clone, Default)]
+pub struct Str(SmallString);
+
+impl Str {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// The UTF-8 bytes of the text.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        self.as_bytes().len()
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.as_bytes().is_empty()
+    }
+
+    /// The text as an owned `String`.
+    pub fn into_string(self) -> String {
+        self.0.into_string()
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Str {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Str {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for Str {
+    fn from(text: &str) -> Self {
+        Self(SmallString::from_str(text))
+    }
+}
+
+impl From<&String> for Str {
+    fn from(text: &String) -> Self {
+        Self::from(text.as_str())
+    }
+}
+
+impl From<String> for Str {
+    fn from(text: String) -> Self {
+        Self(SmallString::from_string(text))
+    }
+}
+
+impl From<Cow<'_, str>> for Str {
+    fn from(text: Cow<'_, str>) -> Self {
+        match text {
+            Cow::Borrowed(text) => Self::from(text),
+            Cow::Owned(text) => Self::from(text),
+        }
+    }
+}
+
+impl From<Str> for String {
+    fn from(text: Str) -> Self {
+        text.into_string()
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Str {
+    /// Writes the raw text. It is Host data: escape it before showing it to a person or a model.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Self) -> bool {
+        // The bytes of two strings are equal exactly when the strings are.
+        self.0 == other.0
+    }
+}
+
+impl Eq for Str {}
+
+impl PartialOrd for Str {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Str {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // UTF-8 orders bytes as `str` orders text.
+        self.0.cmp(&other.0)
+    }
+}
+
+impl Hash for Str {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `str` hashes, so that maps keyed by `Str` can be searched with a `&str`.
+        self.as_str().hash(state);
+    }
+}
+
+macro_rules! equal_to {
+    ($($other:ty),*) => {$(
+        impl PartialEq<$other> for Str {
+            fn eq(&self, other: &$other) -> bool {
+                self.as_bytes() == AsRef::<[u8]>::as_ref(other)
+            }
+        }
+
+        impl PartialEq<Str> for $other {
+            fn eq(&self, other: &Str) -> bool {
+                AsRef::<[u8]>::as_ref(self) == other.as_bytes()
+            }
+        }
+    )*};
+}
+
+equal_to!(str, &str, String);
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeSet, HashSet};
+
+    use super::*;
+
+    #[test]
+    fn behaves_as_the_text_it_holds() {
+        let texts = [
+            "",
+            "a",
+            "issue.read",
+            "課題",
+            "a text longer than twenty-two bytes",
+        ];
+        for text in texts {
+            let from_str = Str::from(text);
+            let from_string = Str::from(text.to_owned());
+            assert_eq!(from_str, from_string);
+            assert_eq!(from_str, text);
+            assert_eq!(text, from_str);
+            assert_eq!(from_str.len(), text.len());
+            assert_eq!(from_str.to_string(), text);
+            assert_eq!(format!("{from_str:?}"), format!("{text:?}"));
+            assert_eq!(String::from(from_string), text);
+        }
+        for a in texts {
+            for b in texts {
+                assert_eq!(Str::from(a).cmp(&Str::from(b)), a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn sets_of_strs_are_searched_with_strs() {
+        let hashed: HashSet<Str> = ["x", "a longer name than twenty-two bytes"]
+            .into_iter()
+            .map(Str::from)
+            .collect();
+        assert!(hashed.contains("x"));
+        assert!(hashed.contains("a longer name than twenty-two bytes"));
+        let ordered: BTreeSet<Str> = hashed.into_iter().collect();
+        assert!(ordered.contains("x"));
+    }
+}
