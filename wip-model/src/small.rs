@@ -13,7 +13,7 @@ pub(crate) const INLINE_CAPACITY: usize = 22;
 /// Equality, order and hashing are those of the byte slice, whichever way the bytes are kept.
 #[derive(Debug, Clone)]
 pub(crate) enum SmallBytes {
-    /// The bytes are `bytes[..len]`; the rest are zero.
+    /// The bytes are `bytes[..len]`; what follows them is of no meaning.
     Inline {
         len: u8,
         bytes: [u8; INLINE_CAPACITY],
@@ -36,9 +36,23 @@ impl SmallBytes {
 
     /// A copy of `bytes`.
     pub(crate) fn from_slice(bytes: &[u8]) -> Self {
-        let mut small = Self::zeroed(bytes.len());
-        small.as_mut_slice().copy_from_slice(bytes);
-        small
+        match u8::try_from(bytes.len()) {
+            Ok(len) if bytes.len() <= INLINE_CAPACITY => {
+                let mut inline = [0; INLINE_CAPACITY];
+                inline[..bytes.len()].copy_from_slice(bytes);
+                Self::Inline { len, bytes: inline }
+            }
+            _ => Self::Heap(Box::from(bytes)),
+        }
+    }
+
+    /// The first `len` bytes of `window`, `len` at most [`INLINE_CAPACITY`]: a copy of fixed
+    /// size, cheaper than copying a slice of any length.
+    fn from_window(window: &[u8; INLINE_CAPACITY], len: u8) -> Self {
+        Self::Inline {
+            len: len.min(INLINE_CAPACITY as u8),
+            bytes: *window,
+        }
     }
 
     /// Takes `bytes` over: kept inline when short (the vector is freed), else on the heap.
@@ -116,6 +130,21 @@ impl SmallString {
     /// A copy of `text`.
     pub(crate) fn from_str(text: &str) -> Self {
         Self(SmallBytes::from_slice(text.as_bytes()))
+    }
+
+    /// The text `body[start..end]`, or `None` if that is not a range of whole characters. When
+    /// it is short and `body` goes on for [`INLINE_CAPACITY`] bytes from `start`, those bytes are
+    /// copied as one block.
+    pub(crate) fn from_range(body: &str, start: usize, end: usize) -> Option<Self> {
+        let text = body.get(start..end)?;
+        let window = body.as_bytes().get(start..start + INLINE_CAPACITY);
+        match (window, u8::try_from(text.len())) {
+            (Some(window), Ok(len)) if text.len() <= INLINE_CAPACITY => {
+                let window = window.try_into().ok()?;
+                Some(Self(SmallBytes::from_window(window, len)))
+            }
+            _ => Some(Self::from_str(text)),
+        }
     }
 
     /// Takes `text` over: kept inline when short (the string is freed), else on the heap.

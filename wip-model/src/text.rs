@@ -29,6 +29,10 @@ use crate::small::SmallString;
 pub struct Str(SmallString);
 
 impl Str {
+    pub(crate) fn from_small(text: SmallString) -> Self {
+        Self(text)
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         self.0.as_str()

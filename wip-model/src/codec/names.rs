@@ -15,7 +15,8 @@ pub(crate) const MAX_NAME_LEN: usize = WINDOW - 1;
 /// How many bytes after an opening quote [`Names::find`] looks at.
 pub(crate) const WINDOW: usize = 16;
 
-/// One name: its bytes as two words, the masks that select them, and its length.
+/// One name: its bytes as two words, the masks that select them, its length, its number and
+/// the number of the name to try after it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PackedName {
     low: u64,
@@ -23,8 +24,20 @@ pub(crate) struct PackedName {
     low_mask: u64,
     high_mask: u64,
     len: usize,
+    index: usize,
     /// The name tried first after this one: the next in sorted order.
     next: usize,
+}
+
+/// A name found in a body by [`Names::find`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// Its number.
+    pub(crate) index: usize,
+    /// Its length in bytes.
+    pub(crate) len: usize,
+    /// The number of the name to try first after it.
+    pub(crate) next: usize,
 }
 
 /// The member names of one object shape, or the keywords one string may hold, in the order the
@@ -56,14 +69,19 @@ impl Names {
         self.names[index]
     }
 
-    /// The byte length of the name numbered `index`.
-    pub(crate) fn len(&self, index: usize) -> usize {
-        self.packed[index].len
-    }
-
     /// The number of `name`, if it is one of these.
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         self.names.iter().position(|known| *known == name)
+    }
+
+    /// The name numbered `index` as [`Self::find`] reports it.
+    pub(crate) fn found(&self, index: usize) -> Found {
+        let name = &self.packed[index];
+        Found {
+            index,
+            len: name.len,
+            next: name.next,
+        }
     }
 
     /// The name to try first at the start of an object.
@@ -71,28 +89,29 @@ impl Names {
         self.first
     }
 
-    /// The name to try first after the name numbered `index`.
-    pub(crate) fn guess_after(&self, index: usize) -> usize {
-        self.packed[index].next
-    }
-
-    /// The number of the name that `window` (the bytes after an opening quote) starts with,
-    /// closing quote included; `guess` is tried first. `None` means "not found this way", not
-    /// "unknown": the name may hold escapes or be longer than the window.
+    /// The name that `window` (the bytes after an opening quote) starts with, closing quote
+    /// included; `guess` is tried first. `None` means "not found this way", not "unknown": the
+    /// name may hold escapes or be longer than the window.
     #[inline]
-    pub(crate) fn find(&self, window: &[u8; WINDOW], guess: usize) -> Option<usize> {
+    pub(crate) fn find(&self, window: &[u8; WINDOW], guess: usize) -> Option<Found> {
         let (low, high) = window.split_at(8);
         let low = u64::from_le_bytes(low.try_into().ok()?);
         let high = u64::from_le_bytes(high.try_into().ok()?);
-        let matches = |name: &PackedName| {
-            window.get(name.len) == Some(&b'"')
+        let matches = |name: &&PackedName| {
+            // Every name is shorter than the window, so the mask changes no index.
+            window[name.len % WINDOW] == b'"'
                 && low & name.low_mask == name.low
                 && high & name.high_mask == name.high
         };
-        if self.packed.get(guess).is_some_and(matches) {
-            return Some(guess);
-        }
-        self.packed.iter().position(matches)
+        let found = match self.packed.get(guess).filter(matches) {
+            Some(name) => name,
+            None => self.packed.iter().find(matches)?,
+        };
+        Some(Found {
+            index: found.index,
+            len: found.len,
+            next: found.next,
+        })
     }
 }
 
@@ -118,6 +137,7 @@ pub(crate) const fn pack(names: &[&str], index: usize) -> PackedName {
         low_mask: masks[0],
         high_mask: masks[1],
         len: bytes.len(),
+        index,
         next: sorted_after(names, Some(index)),
     }
 }
@@ -205,9 +225,13 @@ mod tests {
         {
             for guess in 0..6 {
                 let found = names.find(&window(&format!("{name}\":")), guess);
-                assert_eq!(found, Some(index), "{name}, guess {guess}");
+                assert_eq!(
+                    found.map(|found| found.index),
+                    Some(index),
+                    "{name}, {guess}"
+                );
+                assert_eq!(found.map(|found| found.len), Some(name.len()));
             }
-            assert_eq!(names.len(index), name.len());
         }
     }
 
@@ -232,14 +256,14 @@ mod tests {
         let names = names!["name", "description", "interfaces", "ref", "validator"];
         let mut order = vec![names.first_guess()];
         for _ in 0..4 {
-            order.push(names.guess_after(order[order.len() - 1]));
+            order.push(names.found(order[order.len() - 1]).next);
         }
         let order: Vec<&str> = order.into_iter().map(|index| names.name(index)).collect();
         assert_eq!(
             order,
             ["description", "interfaces", "name", "ref", "validator"]
         );
-        assert_eq!(names.guess_after(4), names.first_guess());
+        assert_eq!(names.found(4).next, names.first_guess());
         assert_eq!(names.position("ref"), Some(3));
     }
 }

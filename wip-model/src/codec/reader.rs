@@ -10,8 +10,9 @@
 use std::borrow::Cow;
 
 use super::error::{DecodeError, Fault};
-use super::names::{Names, WINDOW};
+use super::names::{Found, Names, WINDOW};
 use super::scan::plain_run;
+use crate::small::SmallString;
 
 type Read<T> = Result<T, Fault>;
 
@@ -253,7 +254,7 @@ impl<'a> Reader<'a> {
     /// In compact bodies, plain short names, nearly all of them, are matched in place (see
     /// [`super::names`]) without building a string.
     #[inline(always)]
-    pub(crate) fn next_member(&mut self, names: &Names, guess: usize) -> Read<Option<usize>> {
+    pub(crate) fn next_member(&mut self, names: &Names, guess: usize) -> Read<Option<Found>> {
         let quote = match (self.bytes.get(self.pos), self.fresh) {
             (Some(b','), false) => self.pos + 1,
             (Some(b'"'), true) => self.pos,
@@ -269,16 +270,16 @@ impl<'a> Reader<'a> {
             .and_then(|window| window.split_first())
             .filter(|(open, _)| **open == b'"')
             .and_then(|(_, window)| names.find(window.try_into().ok()?, guess));
-        let Some(index) = found else {
+        let Some(found) = found else {
             return self.next_member_slowly(names);
         };
         self.fresh = false;
-        self.pos = quote + names.len(index) + 2;
+        self.pos = quote + found.len + 2;
         if self.bytes.get(self.pos) == Some(&b':') {
             self.pos += 1;
-            return Ok(Some(index));
+            return Ok(Some(found));
         }
-        self.member_colon().map(|()| Some(index))
+        self.member_colon().map(|()| Some(found))
     }
 
     /// A string that is expected to be one of `names`: its number when it is, else the string.
@@ -290,9 +291,9 @@ impl<'a> Reader<'a> {
                 .bytes
                 .get(start..start + WINDOW)
                 .and_then(|window| names.find(window.try_into().ok()?, 0));
-            if let Some(index) = found {
-                self.pos = start + names.len(index) + 1;
-                return Ok(Ok(index));
+            if let Some(found) = found {
+                self.pos = start + found.len + 1;
+                return Ok(Ok(found.index));
             }
         }
         let text = self.string()?;
@@ -301,7 +302,7 @@ impl<'a> Reader<'a> {
 
     /// [`Self::next_member`] for any name and any layout.
     #[inline(never)]
-    fn next_member_slowly(&mut self, names: &Names) -> Read<Option<usize>> {
+    fn next_member_slowly(&mut self, names: &Names) -> Read<Option<Found>> {
         if !self.at_member_name()? {
             return Ok(None);
         }
@@ -313,7 +314,7 @@ impl<'a> Reader<'a> {
             );
         };
         self.member_colon()?;
-        Ok(Some(index))
+        Ok(Some(names.found(index)))
     }
 
     #[inline]
@@ -359,6 +360,25 @@ impl<'a> Reader<'a> {
         self.string_with_escapes(start, end)
     }
 
+    /// A string, kept inline when short: [`Self::string`] without the intermediate borrow.
+    #[inline]
+    pub(crate) fn small_string(&mut self) -> Read<SmallString> {
+        if self.peek_byte() != Some(b'"') {
+            return self.syntax("expected a string");
+        }
+        let start = self.pos + 1;
+        let end = self.scan_plain(start);
+        if self.bytes.get(end) == Some(&b'"') {
+            self.pos = end + 1;
+            return SmallString::from_range(self.text, start, end)
+                .ok_or_else(|| cut_inside_character(start));
+        }
+        match self.string_with_escapes(start, end)? {
+            Cow::Owned(text) => Ok(SmallString::from_string(text)),
+            Cow::Borrowed(text) => Ok(SmallString::from_str(text)),
+        }
+    }
+
     /// The rest of a string from `end`, the first byte of it needing attention, owned.
     #[inline(never)]
     fn string_with_escapes(&mut self, start: usize, end: usize) -> Read<Cow<'a, str>> {
@@ -372,12 +392,9 @@ impl<'a> Reader<'a> {
     /// The text between two positions next to ASCII bytes, hence on character boundaries.
     #[inline]
     fn utf8(&self, start: usize, end: usize) -> Read<&'a str> {
-        self.text.get(start..end).ok_or_else(|| {
-            Fault::from(DecodeError::InvalidJson {
-                offset: start,
-                reason: "string cut inside a character",
-            })
-        })
+        self.text
+            .get(start..end)
+            .ok_or_else(|| cut_inside_character(start))
     }
 
     /// The end of the run of bytes from `start` that need no attention.
@@ -575,6 +592,16 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// A string whose ends do not fall between characters; cannot happen in a body checked to be
+/// UTF-8, where strings end next to ASCII quotes, but is reported rather than assumed.
+#[cold]
+fn cut_inside_character(offset: usize) -> Fault {
+    Fault::from(DecodeError::InvalidJson {
+        offset,
+        reason: "string cut inside a character",
+    })
 }
 
 #[cfg(test)]

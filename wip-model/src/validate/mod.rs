@@ -8,6 +8,9 @@ mod location;
 mod object;
 mod value;
 
+use std::collections::HashSet;
+use std::hash::Hash;
+
 use crate::descriptor::TypeExpr;
 use crate::ids::{InterfaceReference, ObjectRef};
 use crate::path::{NameError, PathError};
@@ -66,8 +69,9 @@ impl ValidationError {
 
 /// The first index whose key already appeared before it, if any: where a sequential check
 /// would first find a repeat. Short lists, the usual case, are compared pairwise without
-/// allocating; long ones are sorted (no hashing, so no input can make this slow).
-pub(crate) fn first_repeat<'t, T, K: Ord + ?Sized + 't>(
+/// allocating; long ones go through a hash set, whose randomly keyed hashing no input can
+/// make slow.
+pub(crate) fn first_repeat<'t, T, K: Eq + Hash + ?Sized + 't>(
     items: &'t [T],
     key: impl Fn(&'t T) -> &'t K,
 ) -> Option<usize> {
@@ -79,13 +83,8 @@ pub(crate) fn first_repeat<'t, T, K: Ord + ?Sized + 't>(
                 .any(|earlier| key(earlier) == key(&items[index]))
         });
     }
-    let mut keyed: Vec<(&K, usize)> = items.iter().map(key).zip(0..).collect();
-    keyed.sort_unstable();
-    keyed
-        .windows(2)
-        .filter(|pair| pair[0].0 == pair[1].0)
-        .map(|pair| pair[1].1)
-        .min()
+    let mut seen = HashSet::with_capacity(items.len());
+    items.iter().position(|item| !seen.insert(key(item)))
 }
 
 /// The namespaces in which names must be unique.

@@ -97,15 +97,15 @@ impl<'a> Decoder<'a> {
 
     /// A string value as a [`Str`].
     pub(crate) fn str_text(&mut self) -> Read<Str> {
-        self.text().map(Str::from)
+        self.small_text().map(Str::from_small)
     }
 
     /// A string value, kept inline when short.
     pub(crate) fn small_text(&mut self) -> Read<SmallString> {
-        self.text().map(|text| match text {
-            Cow::Borrowed(text) => SmallString::from_str(text),
-            Cow::Owned(text) => SmallString::from_string(text),
-        })
+        if self.json.peek()? != Kind::String {
+            return self.wrong("a string");
+        }
+        self.json.small_string()
     }
 
     /// A boolean value.
@@ -170,7 +170,7 @@ impl<'a> Decoder<'a> {
         let mut seen = 0u64;
         let mut next = match first {
             Some(name) => match names.position(&name) {
-                Some(index) => Some(index),
+                Some(index) => Some(names.found(index)),
                 None => {
                     return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
                         .within(Segment::key(&name)));
@@ -180,14 +180,15 @@ impl<'a> Decoder<'a> {
         };
         let mut guess = names.first_guess();
         loop {
-            let index = match next.take() {
-                Some(index) => index,
+            let found = match next.take() {
+                Some(found) => found,
                 None => match self.json.next_member(names, guess)? {
-                    Some(index) => index,
+                    Some(found) => found,
                     None => return Ok(()),
                 },
             };
-            guess = names.guess_after(index);
+            let index = found.index;
+            guess = found.next;
             let bit = 1u64 << index;
             if seen & bit != 0 {
                 return Err(DecodeError::duplicate().within(Segment::member(names.name(index))));
