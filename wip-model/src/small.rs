@@ -46,15 +46,6 @@ impl SmallBytes {
         }
     }
 
-    /// The first `len` bytes of `window`, `len` at most [`INLINE_CAPACITY`]: a copy of fixed
-    /// size, cheaper than copying a slice of any length.
-    fn from_window(window: &[u8; INLINE_CAPACITY], len: u8) -> Self {
-        Self::Inline {
-            len: len.min(INLINE_CAPACITY as u8),
-            bytes: *window,
-        }
-    }
-
     /// Takes `bytes` over: kept inline when short (the vector is freed), else on the heap.
     pub(crate) fn from_vec(bytes: Vec<u8>) -> Self {
         if bytes.len() <= INLINE_CAPACITY {
@@ -123,13 +114,24 @@ impl Hash for SmallBytes {
 /// A string kept inline up to [`INLINE_CAPACITY`] bytes, on the heap beyond.
 ///
 /// Equality, order and hashing are those of the text.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
-pub(crate) struct SmallString(SmallBytes);
+#[derive(Debug, Clone)]
+pub(crate) enum SmallString {
+    /// UTF-8 text of up to [`INLINE_CAPACITY`] bytes: `bytes[..len]`.
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE_CAPACITY],
+    },
+    /// Longer text.
+    Heap(Box<str>),
+}
 
 impl SmallString {
     /// A copy of `text`.
     pub(crate) fn from_str(text: &str) -> Self {
-        Self(SmallBytes::from_slice(text.as_bytes()))
+        match SmallBytes::from_slice(text.as_bytes()) {
+            SmallBytes::Inline { len, bytes } => Self::Inline { len, bytes },
+            SmallBytes::Heap(_) => Self::Heap(Box::from(text)),
+        }
     }
 
     /// The text `body[start..end]`, or `None` if that is not a range of whole characters. When
@@ -139,32 +141,79 @@ impl SmallString {
         let text = body.get(start..end)?;
         let window = body.as_bytes().get(start..start + INLINE_CAPACITY);
         match (window, u8::try_from(text.len())) {
-            (Some(window), Ok(len)) if text.len() <= INLINE_CAPACITY => {
-                let window = window.try_into().ok()?;
-                Some(Self(SmallBytes::from_window(window, len)))
-            }
+            (Some(window), Ok(len)) if text.len() <= INLINE_CAPACITY => Some(Self::Inline {
+                len,
+                bytes: window.try_into().ok()?,
+            }),
             _ => Some(Self::from_str(text)),
         }
     }
 
     /// Takes `text` over: kept inline when short (the string is freed), else on the heap.
     pub(crate) fn from_string(text: String) -> Self {
-        Self(SmallBytes::from_vec(text.into_bytes()))
+        if text.len() <= INLINE_CAPACITY {
+            return Self::from_str(&text);
+        }
+        Self::Heap(text.into_boxed_str())
     }
 
-    /// The text. Built only from `str`s, it is always UTF-8, but safe code can only show that
-    /// by checking again, so code that can work on bytes uses [`Self::as_bytes`].
+    /// The text. Short text is checked to be UTF-8 again on the way, as safe code can only
+    /// show it so; code that can work on bytes uses [`Self::as_bytes`].
     pub(crate) fn as_str(&self) -> &str {
-        std::str::from_utf8(self.0.as_slice()).expect("a SmallString holds UTF-8")
+        match self {
+            Self::Inline { .. } => {
+                std::str::from_utf8(self.as_bytes()).expect("a SmallString holds UTF-8")
+            }
+            Self::Heap(text) => text,
+        }
     }
 
     /// The UTF-8 bytes of the text, without a check.
     pub(crate) fn as_bytes(&self) -> &[u8] {
-        self.0.as_slice()
+        match self {
+            Self::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or(bytes),
+            Self::Heap(text) => text.as_bytes(),
+        }
     }
 
     pub(crate) fn into_string(self) -> String {
-        String::from_utf8(self.0.into_vec()).expect("a SmallString holds UTF-8")
+        match self {
+            Self::Inline { .. } => self.as_str().to_owned(),
+            Self::Heap(text) => text.into_string(),
+        }
+    }
+}
+
+impl Default for SmallString {
+    fn default() -> Self {
+        Self::from_str("")
+    }
+}
+
+impl PartialEq for SmallString {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SmallString {}
+
+impl PartialOrd for SmallString {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SmallString {
+    /// UTF-8 orders bytes as `str` orders text.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_bytes().cmp(other.as_bytes())
+    }
+}
+
+impl Hash for SmallString {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
     }
 }
 
