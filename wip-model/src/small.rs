@@ -254,6 +254,20 @@ mod tests {
     }
 
     #[test]
+    fn ranges_of_a_body_are_copied_whole_or_refused() {
+        let body = r#"{"name":"課題","long":"a text longer than twenty-two bytes","end":"x"}"#;
+        for text in ["name", "課題", "a text longer than twenty-two bytes", "x"] {
+            let start = body.find(text).expect("the text is in the body");
+            let read = SmallString::from_range(body, start, start + text.len());
+            assert_eq!(read.as_ref().map(SmallString::as_str), Some(text));
+            assert_eq!(read, Some(SmallString::from_str(text)));
+        }
+        let inside = body.find("課").expect("in the body") + 1;
+        assert_eq!(SmallString::from_range(body, inside, inside + 2), None);
+        assert_eq!(SmallString::from_range(body, 0, body.len() + 1), None);
+    }
+
+    #[test]
     fn strings_keep_their_text_and_order() {
         let texts = [
             "",

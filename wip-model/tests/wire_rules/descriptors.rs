@@ -450,7 +450,25 @@ fn descriptor_shape() {
         check(&body, Accept);
     }
     for kind in [
-        "map", "Unit", "UNIT", "", "type", "object", "array", "null", "any", "tuple",
+        "map",
+        "Unit",
+        "UNIT",
+        "",
+        "type",
+        "object",
+        "array",
+        "null",
+        "any",
+        "tuple",
+        // Near misses of the packed comparison: prefixes, extensions, longer than its window.
+        "uni",
+        "units",
+        "unit ",
+        " unit",
+        "namedX",
+        "enu",
+        "union\\u0000",
+        "recordrecordrecord",
     ] {
         check(
             &with_type(&format!(r#"{{"kind":"{kind}"}}"#)),

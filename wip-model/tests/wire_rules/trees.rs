@@ -465,3 +465,56 @@ fn object_consistency() {
     );
     tally.finish();
 }
+
+/// Member names are matched exactly, whatever the matching shortcut: prefixes, extensions,
+/// case, spaces, escapes and names longer than any member are told apart, in any member order.
+#[test]
+fn object_member_names_exactly() {
+    let mut tally = Tally::new("object member names §4.4");
+    let limits = limits();
+    let mut check = |body: &str, want: Want| {
+        let result = codec::decode_object(body.as_bytes(), &limits);
+        tally.row(body, result, &want, |_| None);
+    };
+    for near_miss in [
+        "nam",
+        "names",
+        "Name",
+        "name ",
+        " name",
+        "descriptio",
+        "descriptions",
+        "interface",
+        "interfaces_",
+        "re",
+        "refs",
+        "validators",
+        "a_member_name_longer_than_sixteen_bytes",
+        "",
+    ] {
+        for body in [
+            format!(r#"{{"interfaces":[],"name":"x","{near_miss}":"y"}}"#),
+            format!(r#"{{"{near_miss}":"y","name":"x","interfaces":[]}}"#),
+        ] {
+            check(&body, Reject(Kind::Unknown));
+            let error = codec::decode_object(body.as_bytes(), &limits).unwrap_err();
+            let location = error
+                .location()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            assert!(
+                location.contains(near_miss),
+                "{body}: located at {location:?}"
+            );
+        }
+    }
+    for body in [
+        r#"{"name":"x","interfaces":[]}"#,
+        r#"{"interfaces":[],"name":"x"}"#,
+        r#"{"n\u0061me":"x","interfaces":[]}"#,
+        r#"{"validator":"AQ==","ref":"r","name":"x","interfaces":[],"description":"d"}"#,
+        r#"{ "name" : "x" , "interfaces" : [ ] }"#,
+    ] {
+        check(body, Accept);
+    }
+}

@@ -340,3 +340,55 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     hash = mix(hash, u64::from_le_bytes(tail));
     hash | 1
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(recent: &mut Recent<Path>, text: &str) -> Path {
+        recent
+            .get_or_insert(text, |text| Path::new(text))
+            .expect("test paths are canonical")
+    }
+
+    fn shared(a: &Path, b: &Path) -> bool {
+        std::ptr::eq(a.as_str().as_ptr(), b.as_str().as_ptr())
+    }
+
+    #[test]
+    fn strings_are_shared_from_their_second_sighting() {
+        let mut recent = Recent::new();
+        let first = path(&mut recent, "/github");
+        let second = path(&mut recent, "/github");
+        let third = path(&mut recent, "/github");
+        assert!(!shared(&first, &second), "kept only when seen again");
+        assert!(shared(&second, &third));
+        assert_eq!(first, third);
+    }
+
+    #[test]
+    fn strings_seen_once_do_not_push_out_repeated_ones() {
+        let mut recent = Recent::new();
+        path(&mut recent, "/");
+        let kept = path(&mut recent, "/");
+        for index in 0..100 {
+            path(&mut recent, &format!("/item-{index}"));
+        }
+        assert!(shared(&kept, &path(&mut recent, "/")));
+    }
+
+    #[test]
+    fn fingerprints_tell_lengths_and_tails_apart() {
+        let texts = ["", "/", "/a", "/a/", "/abcdefgh", "/abcdefgi", "/abcdefgh/"];
+        for (index, a) in texts.iter().enumerate() {
+            assert_ne!(fingerprint(a.as_bytes()), 0);
+            for b in &texts[index + 1..] {
+                assert_ne!(
+                    fingerprint(a.as_bytes()),
+                    fingerprint(b.as_bytes()),
+                    "{a} {b}"
+                );
+            }
+        }
+    }
+}
