@@ -127,6 +127,12 @@ impl<'a> Reader<'a> {
         self.bytes.get(self.pos).copied()
     }
 
+    /// The first byte of the next value, past whitespace.
+    #[inline]
+    pub(crate) fn next_byte(&mut self) -> Option<u8> {
+        self.peek_byte()
+    }
+
     /// The type of the next value, judged by its first byte.
     #[inline]
     pub(crate) fn peek(&mut self) -> Read<Kind> {

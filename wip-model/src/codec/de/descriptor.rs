@@ -115,6 +115,7 @@ pub(crate) fn descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
 }
 
 /// `{ summary, details? }`.
+#[inline]
 fn documentation(d: &mut Decoder<'_>) -> Read<Documentation> {
     d.open_object("a documentation object")?;
     let (mut summary, mut details) = (None, None);
@@ -253,6 +254,7 @@ fn operation(d: &mut Decoder<'_>) -> Read<OperationDeclaration> {
 }
 
 /// `{ documentation?, type }`.
+#[inline]
 fn return_declaration(d: &mut Decoder<'_>) -> Read<ReturnDeclaration> {
     d.open_object("a return declaration object")?;
     let (mut docs, mut ty) = (None, None);

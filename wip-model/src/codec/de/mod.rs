@@ -68,7 +68,7 @@ impl<'a> Decoder<'a> {
 
     /// Opens the next value as an object, or reports that it is something else.
     pub(crate) fn open_object(&mut self, expected: &'static str) -> Read<()> {
-        if self.json.peek()? != Kind::Object {
+        if self.json.next_byte() != Some(b'{') {
             return self.wrong(expected);
         }
         self.json.begin_object()
@@ -76,7 +76,7 @@ impl<'a> Decoder<'a> {
 
     /// Opens the next value as an array, or reports that it is something else.
     pub(crate) fn open_array(&mut self, expected: &'static str) -> Read<()> {
-        if self.json.peek()? != Kind::Array {
+        if self.json.next_byte() != Some(b'[') {
             return self.wrong(expected);
         }
         self.json.begin_array()

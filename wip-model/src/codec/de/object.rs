@@ -17,6 +17,7 @@ use crate::object::{Object, ObjectObservation};
 use crate::validate::Segment;
 
 /// `{ scope, name }`.
+#[inline]
 pub(crate) fn reference(d: &mut Decoder<'_>) -> Read<InterfaceReference> {
     d.open_object("an interface reference object")?;
     let (mut scope, mut name) = (None, None);
@@ -34,6 +35,7 @@ pub(crate) fn reference(d: &mut Decoder<'_>) -> Read<InterfaceReference> {
 }
 
 /// `{ name, description?, interfaces, ref?, validator? }`.
+#[inline]
 pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
     const NAMES: &Names = names!["name", "description", "interfaces", "ref", "validator"];
     d.open_object("an object")?;
