@@ -140,7 +140,7 @@ macro_rules! opaque_string {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         ///
-        /// Strings of up to 22 bytes, the usual case, are kept inline without an allocation of
+        /// Strings of up to 24 bytes, the usual case, are kept inline without an allocation of
         /// their own.
         #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub struct $name(SmallString);

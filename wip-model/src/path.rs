@@ -148,7 +148,7 @@ impl Path {
     /// This is the scope rule of wire-v1 §2.3: an interface scoped at `self` may be exposed by the
     /// object at `other`. `/a` is an ancestor of `/a/b` but not of `/ab`.
     pub fn is_ancestor_or_self_of(&self, other: &Self) -> bool {
-        is_ancestor_or_self(self.0.as_bytes(), other.0.as_bytes())
+        is_ancestor_or_self(&self.0, &other.0)
     }
 }
 
@@ -213,13 +213,12 @@ impl PartialEq<&str> for Path {
     }
 }
 
-/// Whether canonical path `scope` is canonical path `path` or one of its ancestors, compared on
-/// their bytes.
-pub(crate) fn is_ancestor_or_self(scope: &[u8], path: &[u8]) -> bool {
-    scope == b"/"
+/// Whether canonical path `scope` is canonical path `path` or one of its ancestors.
+pub(crate) fn is_ancestor_or_self(scope: &str, path: &str) -> bool {
+    scope == "/"
         || path
             .strip_prefix(scope)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(b"/"))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// Checks that `path` is a canonical absolute path (wire-v1 §2.1).
@@ -252,18 +251,10 @@ pub fn check_path(path: &str) -> Result<(), PathError> {
 
 /// Checks that `name` can name a child object: non-empty, no `/`, not `.` or `..` (wire-v1 §2.2).
 pub fn check_child_name(name: &str) -> Result<(), NameError> {
-    check_child_name_bytes(name.as_bytes(), || name.to_owned())
-}
-
-/// [`check_child_name`] on the UTF-8 bytes of a name; `text` spells the name for an error.
-pub(crate) fn check_child_name_bytes(
-    name: &[u8],
-    text: impl FnOnce() -> String,
-) -> Result<(), NameError> {
     match name {
-        b"" => Err(NameError::Empty),
-        b"." | b".." => Err(NameError::DotSegment { name: text() }),
-        _ if name.contains(&b'/') => Err(NameError::ContainsSlash { name: text() }),
+        "" => Err(NameError::Empty),
+        "." | ".." => Err(NameError::DotSegment { name: name.into() }),
+        _ if name.contains('/') => Err(NameError::ContainsSlash { name: name.into() }),
         _ => Ok(()),
     }
 }

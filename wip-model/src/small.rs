@@ -1,11 +1,14 @@
-//! Short byte strings and strings kept inline: validators and refs are a few bytes each, and an
-//! observe tree holds thousands of them, so not giving each its own allocation makes trees
+//! Short byte strings and strings kept inline: validators, refs and names are a few bytes each,
+//! and an observe tree holds thousands of them, so not giving each its own allocation makes trees
 //! cheaper to build and to drop.
 
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
 
-/// How many bytes are kept inline; with the length and the tag, the type is as large as a `Vec`.
+use compact_str::CompactString;
+
+/// How many bytes [`SmallBytes`] keeps inline; with the length and the tag, the type is as large
+/// as a `Vec`.
 pub(crate) const INLINE_CAPACITY: usize = 22;
 
 /// Bytes kept inline up to [`INLINE_CAPACITY`], on the heap beyond.
@@ -111,109 +114,38 @@ impl Hash for SmallBytes {
     }
 }
 
-/// A string kept inline up to [`INLINE_CAPACITY`] bytes, on the heap beyond.
+/// A string kept inline up to 24 bytes, on the heap beyond: a `CompactString`, immutable.
 ///
 /// Equality, order and hashing are those of the text.
-#[derive(Debug, Clone)]
-pub(crate) enum SmallString {
-    /// UTF-8 text of up to [`INLINE_CAPACITY`] bytes: `bytes[..len]`.
-    Inline {
-        len: u8,
-        bytes: [u8; INLINE_CAPACITY],
-    },
-    /// Longer text.
-    Heap(Box<str>),
-}
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub(crate) struct SmallString(CompactString);
 
 impl SmallString {
     /// A copy of `text`.
     pub(crate) fn from_str(text: &str) -> Self {
-        match SmallBytes::from_slice(text.as_bytes()) {
-            SmallBytes::Inline { len, bytes } => Self::Inline { len, bytes },
-            SmallBytes::Heap(_) => Self::Heap(Box::from(text)),
-        }
+        Self(CompactString::new(text))
     }
 
-    /// The text `body[start..end]`, or `None` if that is not a range of whole characters. When
-    /// it is short and `body` goes on for [`INLINE_CAPACITY`] bytes from `start`, those bytes are
-    /// copied as one block.
+    /// The text `body[start..end]`, or `None` if that is not a range of whole characters.
     pub(crate) fn from_range(body: &str, start: usize, end: usize) -> Option<Self> {
-        let text = body.get(start..end)?;
-        let window = body.as_bytes().get(start..start + INLINE_CAPACITY);
-        match (window, u8::try_from(text.len())) {
-            (Some(window), Ok(len)) if text.len() <= INLINE_CAPACITY => Some(Self::Inline {
-                len,
-                bytes: window.try_into().ok()?,
-            }),
-            _ => Some(Self::from_str(text)),
-        }
+        body.get(start..end).map(Self::from_str)
     }
 
     /// Takes `text` over: kept inline when short (the string is freed), else on the heap.
     pub(crate) fn from_string(text: String) -> Self {
-        if text.len() <= INLINE_CAPACITY {
-            return Self::from_str(&text);
-        }
-        Self::Heap(text.into_boxed_str())
+        Self(CompactString::from(text))
     }
 
-    /// The text. Short text is checked to be UTF-8 again on the way, as safe code can only
-    /// show it so; code that can work on bytes uses [`Self::as_bytes`].
     pub(crate) fn as_str(&self) -> &str {
-        match self {
-            Self::Inline { .. } => {
-                std::str::from_utf8(self.as_bytes()).expect("a SmallString holds UTF-8")
-            }
-            Self::Heap(text) => text,
-        }
+        self.0.as_str()
     }
 
-    /// The UTF-8 bytes of the text, without a check.
     pub(crate) fn as_bytes(&self) -> &[u8] {
-        match self {
-            Self::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or(bytes),
-            Self::Heap(text) => text.as_bytes(),
-        }
+        self.0.as_bytes()
     }
 
     pub(crate) fn into_string(self) -> String {
-        match self {
-            Self::Inline { .. } => self.as_str().to_owned(),
-            Self::Heap(text) => text.into_string(),
-        }
-    }
-}
-
-impl Default for SmallString {
-    fn default() -> Self {
-        Self::from_str("")
-    }
-}
-
-impl PartialEq for SmallString {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_bytes() == other.as_bytes()
-    }
-}
-
-impl Eq for SmallString {}
-
-impl PartialOrd for SmallString {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for SmallString {
-    /// UTF-8 orders bytes as `str` orders text.
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.as_bytes().cmp(other.as_bytes())
-    }
-}
-
-impl Hash for SmallString {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        self.as_str().hash(state);
+        self.0.into_string()
     }
 }
 

@@ -10,12 +10,10 @@ use crate::small::SmallString;
 
 /// An immutable string: the names and documentation texts of Objects and Interface Descriptors.
 ///
-/// Strings of up to 22 bytes, which most names and many summaries are, are kept inline without an
+/// Strings of up to 24 bytes, which most names and many summaries are, are kept inline without an
 /// allocation of their own, so decoding, cloning and dropping a tree or a descriptor costs less.
-/// A `Str` dereferences to `str`, compares, orders and hashes exactly as `str` does, and converts
-/// from and into `String`. Viewing the inline bytes as a `str` re-checks them (this crate has no
-/// unsafe code), so [`Str::as_bytes`], [`Str::len`] and comparisons, which work on the bytes, are
-/// cheaper than going through `&str`.
+/// A `Str` dereferences to `str` at no cost, compares, orders and hashes exactly as `str` does,
+/// and converts from and into `String`.
 ///
 /// ```
 /// use wip_model::Str;
@@ -36,21 +34,6 @@ impl Str {
     /// The text.
     pub fn as_str(&self) -> &str {
         self.0.as_str()
-    }
-
-    /// The UTF-8 bytes of the text.
-    pub fn as_bytes(&self) -> &[u8] {
-        self.0.as_bytes()
-    }
-
-    /// The length of the text in bytes.
-    pub fn len(&self) -> usize {
-        self.as_bytes().len()
-    }
-
-    /// Whether the text is empty.
-    pub fn is_empty(&self) -> bool {
-        self.as_bytes().is_empty()
     }
 
     /// The text as an owned `String`.

@@ -17,7 +17,7 @@ type Result<T = ()> = std::result::Result<T, ValidationError>;
 #[derive(Debug)]
 pub struct Resolver<'a> {
     descriptor: &'a InterfaceDescriptor,
-    types: HashMap<&'a [u8], &'a TypeExpr>,
+    types: HashMap<&'a str, &'a TypeExpr>,
 }
 
 impl<'a> Resolver<'a> {
@@ -27,7 +27,7 @@ impl<'a> Resolver<'a> {
         let types = descriptor
             .types
             .iter()
-            .map(|declaration| (declaration.name.as_bytes(), &declaration.definition))
+            .map(|declaration| (declaration.name.as_str(), &declaration.definition))
             .collect();
         Ok(Self { descriptor, types })
     }
@@ -44,7 +44,7 @@ impl<'a> Resolver<'a> {
     {
         while let TypeExpr::Named { name } = ty {
             // Validation guarantees that every name resolves and that chains are acyclic.
-            match self.types.get(name.as_bytes()) {
+            match self.types.get(name.as_str()) {
                 Some(next) => ty = next,
                 None => break,
             }
@@ -61,8 +61,7 @@ impl<'a> Resolver<'a> {
 /// Checks a descriptor: unique names in every namespace, every named type declared, and no cycle
 /// among named types (v1 has no recursive types). The format is not checked.
 pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
-    if let Some(index) = first_repeat(&descriptor.types, |declaration| declaration.name.as_bytes())
-    {
+    if let Some(index) = first_repeat(&descriptor.types, |declaration| declaration.name.as_str()) {
         return Err(duplicate(
             NameNamespace::TypeDeclaration,
             &descriptor.types[index].name,
@@ -79,9 +78,8 @@ pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
                 .within(Segment::member("types"))
         })?;
     }
-    let repeated_operation = first_repeat(&descriptor.operations, |operation| {
-        operation.name.as_bytes()
-    });
+    let repeated_operation =
+        first_repeat(&descriptor.operations, |operation| operation.name.as_str());
     for (index, operation) in descriptor.operations.iter().enumerate() {
         let at_operation = |error: ValidationError| {
             error
@@ -95,7 +93,7 @@ pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
             )));
         }
         if let Some(position) =
-            first_repeat(&operation.parameters, |parameter| parameter.name.as_bytes())
+            first_repeat(&operation.parameters, |parameter| parameter.name.as_str())
         {
             return Err(at_operation(
                 duplicate(
@@ -128,20 +126,20 @@ pub fn validate_descriptor(descriptor: &InterfaceDescriptor) -> Result {
 }
 
 /// The declared type names, sorted for lookup (no hashing, so no input can make it slow).
-struct TypeNames<'a>(Vec<&'a [u8]>);
+struct TypeNames<'a>(Vec<&'a str>);
 
 impl<'a> TypeNames<'a> {
     fn new(descriptor: &'a InterfaceDescriptor) -> Self {
-        let mut names: Vec<&[u8]> = descriptor
+        let mut names: Vec<&str> = descriptor
             .types
             .iter()
-            .map(|declaration| declaration.name.as_bytes())
+            .map(|declaration| declaration.name.as_str())
             .collect();
         names.sort_unstable();
         Self(names)
     }
 
-    fn contains(&self, name: &[u8]) -> bool {
+    fn contains(&self, name: &str) -> bool {
         self.0.binary_search(&name).is_ok()
     }
 }
@@ -159,13 +157,13 @@ fn walk(ty: &TypeExpr, type_names: &TypeNames<'_>, depth: usize) -> Result {
         return Err(ValidationError::new(ValidationErrorKind::TooDeep));
     }
     match ty {
-        TypeExpr::Named { name } if !type_names.contains(name.as_bytes()) => {
+        TypeExpr::Named { name } if !type_names.contains(name.as_str()) => {
             Err(ValidationError::new(ValidationErrorKind::UnknownType {
                 name: name.to_string(),
             }))
         }
         TypeExpr::Record { fields } => {
-            let repeated = first_repeat(fields, |field| field.name.as_bytes());
+            let repeated = first_repeat(fields, |field| field.name.as_str());
             for (index, field) in fields.iter().enumerate() {
                 let at_field = |error: ValidationError| {
                     error
@@ -182,14 +180,14 @@ fn walk(ty: &TypeExpr, type_names: &TypeNames<'_>, depth: usize) -> Result {
         }
         TypeExpr::List { items } => walk(items, type_names, depth + 1)
             .map_err(|error| error.within(Segment::member("items"))),
-        TypeExpr::Enum { cases } => match first_repeat(cases, |case| case.name.as_bytes()) {
+        TypeExpr::Enum { cases } => match first_repeat(cases, |case| case.name.as_str()) {
             Some(index) => Err(duplicate(NameNamespace::EnumCase, &cases[index].name)
                 .within(Segment::Index(index))
                 .within(Segment::member("cases"))),
             None => Ok(()),
         },
         TypeExpr::Union { cases } => {
-            let repeated = first_repeat(cases, |case| case.name.as_bytes());
+            let repeated = first_repeat(cases, |case| case.name.as_str());
             for (index, case) in cases.iter().enumerate() {
                 let at_case = |error: ValidationError| {
                     error
@@ -218,11 +216,11 @@ fn check_cycles(descriptor: &InterfaceDescriptor) -> Result {
         OnStack,
         Done,
     }
-    let index: HashMap<&[u8], usize> = descriptor
+    let index: HashMap<&str, usize> = descriptor
         .types
         .iter()
         .enumerate()
-        .map(|(position, declaration)| (declaration.name.as_bytes(), position))
+        .map(|(position, declaration)| (declaration.name.as_str(), position))
         .collect();
     let edges: Vec<Vec<usize>> = descriptor
         .types
@@ -280,9 +278,9 @@ fn check_cycles(descriptor: &InterfaceDescriptor) -> Result {
     Ok(())
 }
 
-fn named_references<'t>(ty: &'t TypeExpr, found: &mut impl FnMut(&'t [u8])) {
+fn named_references<'t>(ty: &'t TypeExpr, found: &mut impl FnMut(&'t str)) {
     match ty {
-        TypeExpr::Named { name } => found(name.as_bytes()),
+        TypeExpr::Named { name } => found(name),
         TypeExpr::Record { fields } => {
             for field in fields {
                 named_references(&field.ty, found);

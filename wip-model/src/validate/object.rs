@@ -5,8 +5,7 @@ use super::{
 };
 use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
 use crate::object::{Object, ObjectObservation};
-use crate::path::{Path, check_child_name_bytes, is_ancestor_or_self};
-use crate::text::Str;
+use crate::path::{Path, check_child_name, is_ancestor_or_self};
 
 type Result<T = ()> = std::result::Result<T, ValidationError>;
 
@@ -28,29 +27,27 @@ pub fn validate_object(object: &Object) -> Result {
 /// Checks an Object observed at `path`: [`validate_object`], every interface scope an
 /// ancestor-or-self of `path`, and the name equal to the last segment of `path`.
 pub fn validate_object_at_path(object: &Object, path: &Path) -> Result {
-    let name = path.last_segment().unwrap_or("");
-    validate_object_at(object, path.as_str().as_bytes(), name.as_bytes())
+    validate_object_at(object, path.as_str(), path.last_segment().unwrap_or(""))
 }
 
-/// [`validate_object_at_path`] on the UTF-8 bytes of the path and the expected name.
-fn validate_object_at(object: &Object, path: &[u8], expected_name: &[u8]) -> Result {
+fn validate_object_at(object: &Object, path: &str, expected_name: &str) -> Result {
     validate_object(object)?;
     for (index, reference) in object.interfaces.iter().enumerate() {
-        if !is_ancestor_or_self(reference.scope().as_str().as_bytes(), path) {
+        if !is_ancestor_or_self(reference.scope().as_str(), path) {
             return Err(
                 ValidationError::new(ValidationErrorKind::InterfaceScopeMismatch {
                     scope: reference.scope().as_str().to_owned(),
-                    path: String::from_utf8_lossy(path).into_owned(),
+                    path: path.to_owned(),
                 })
                 .within(Segment::Index(index))
                 .within(Segment::member("interfaces")),
             );
         }
     }
-    if object.name.as_bytes() != expected_name {
+    if object.name != expected_name {
         return Err(
             ValidationError::new(ValidationErrorKind::ObjectNameMismatch {
-                expected: String::from_utf8_lossy(expected_name).into_owned(),
+                expected: expected_name.to_owned(),
                 actual: object.name.to_string(),
             })
             .within(Segment::member("name")),
@@ -84,18 +81,17 @@ pub fn validate_object_consistency(first: &Object, second: &Object) -> Result {
 /// Every node must be valid at its own path, children must be present exactly above the requested
 /// depth, and sibling names must be non-empty, valid and unique.
 pub fn validate_observe_response(request: &ObserveRequest, response: &ObjectObservation) -> Result {
-    let mut path = request.path.as_str().as_bytes().to_vec();
+    let mut path = String::from(request.path.as_str());
     let name = request.path.last_segment().unwrap_or("");
-    validate_node(response, &mut path, name.as_bytes(), 0, request.depth)
+    validate_node(response, &mut path, name, 0, request.depth)
 }
 
 /// Checks one node observed at `path` (a buffer the children's paths are built in, restored
-/// before returning) whose name must be `name`. Both are UTF-8 bytes: the names are [`Str`]s,
-/// whose bytes are at hand without a check.
+/// before returning) whose name must be `name`.
 fn validate_node(
     node: &ObjectObservation,
-    path: &mut Vec<u8>,
-    name: &[u8],
+    path: &mut String,
+    name: &str,
     depth: u32,
     boundary: u32,
 ) -> Result {
@@ -121,7 +117,8 @@ fn validate_node(
                 .within(Segment::Index(index))
                 .within(Segment::member("children"))
         };
-        check_name(&child.object.name).map_err(|error| {
+        let child_name = child.object.name.as_str();
+        check_child_name(child_name).map_err(|error| {
             at_child(
                 ValidationError::new(ValidationErrorKind::InvalidObjectName(error))
                     .within(Segment::member("name"))
@@ -129,7 +126,7 @@ fn validate_node(
             )
         })?;
     }
-    if let Some(index) = first_repeat(children, |child| child.object.name.as_bytes()) {
+    if let Some(index) = first_repeat(children, |child| child.object.name.as_str()) {
         return Err(ValidationError::new(ValidationErrorKind::DuplicateName {
             namespace: NameNamespace::ChildObject,
             name: children[index].object.name.to_string(),
@@ -140,11 +137,10 @@ fn validate_node(
     let parent_length = path.len();
     for (index, child) in children.iter().enumerate() {
         if parent_length > 1 {
-            path.push(b'/');
+            path.push('/');
         }
-        let child_name = child.object.name.as_bytes();
-        path.extend_from_slice(child_name);
-        let result = validate_node(child, path, child_name, depth + 1, boundary);
+        path.push_str(&child.object.name);
+        let result = validate_node(child, path, &child.object.name, depth + 1, boundary);
         path.truncate(parent_length);
         result.map_err(|error| {
             error
@@ -177,15 +173,10 @@ pub fn validate_fetch_response(
 }
 
 /// A child's name rules, except that `""` is allowed (it names the root).
-fn check_object_name(name: &Str) -> Result {
+fn check_object_name(name: &str) -> Result {
     if name.is_empty() {
         return Ok(());
     }
-    check_name(name)
+    check_child_name(name)
         .map_err(|error| ValidationError::new(ValidationErrorKind::InvalidObjectName(error)))
-}
-
-/// [`check_child_name`](crate::check_child_name) on the bytes of a [`Str`].
-fn check_name(name: &Str) -> std::result::Result<(), crate::NameError> {
-    check_child_name_bytes(name.as_bytes(), || name.to_string())
 }
