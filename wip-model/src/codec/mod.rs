@@ -25,6 +25,7 @@ mod base64;
 mod de;
 mod en;
 mod error;
+mod fuzz;
 mod limits;
 mod names;
 mod reader;
@@ -32,6 +33,7 @@ mod scan;
 
 pub use self::base64::base64_encode;
 pub use error::{DecodeError, EncodeError, ShapeErrorKind};
+pub use fuzz::fuzz_decode;
 pub use limits::{Limits, LimitsError, MAX_NESTING_CAP};
 
 use de::{CallResponseShape, decode_body};
