@@ -1,9 +1,7 @@
 //! [`Str`], the immutable string of names and documentation texts.
 
 use std::borrow::{Borrow, Cow};
-use std::cmp::Ordering;
 use std::fmt;
-use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
 use crate::small::SmallString;
@@ -23,7 +21,9 @@ use crate::small::SmallString;
 /// assert!(name.starts_with("issue"));
 /// assert_eq!(String::from(name), "issue.read");
 /// ```
-#[derive(Clone, Default)]
+// Equality, order and hashing are the text's: `SmallString` holds a `CompactString`, which
+// compares, orders and hashes as `str` does (so maps keyed by `Str` are searched with `&str`).
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Str(SmallString);
 
 impl Str {
@@ -111,35 +111,6 @@ impl fmt::Display for Str {
     /// Writes the raw text. It is Host data: escape it before showing it to a person or a model.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self.as_str(), f)
-    }
-}
-
-impl PartialEq for Str {
-    fn eq(&self, other: &Self) -> bool {
-        // The bytes of two strings are equal exactly when the strings are.
-        self.0 == other.0
-    }
-}
-
-impl Eq for Str {}
-
-impl PartialOrd for Str {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Str {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // UTF-8 orders bytes as `str` orders text.
-        self.0.cmp(&other.0)
-    }
-}
-
-impl Hash for Str {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        // As `str` hashes, so that maps keyed by `Str` can be searched with a `&str`.
-        self.as_str().hash(state);
     }
 }
 

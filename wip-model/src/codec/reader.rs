@@ -354,21 +354,29 @@ impl<'a> Reader<'a> {
     /// A string, borrowed from the body when it has no escapes.
     #[inline]
     pub(crate) fn string(&mut self) -> Read<Cow<'a, str>> {
-        if self.peek_byte() != Some(b'"') {
-            return self.syntax("expected a string");
+        match self.scan_string()? {
+            Scanned::Plain { start, end } => self.utf8(start, end).map(Cow::Borrowed),
+            Scanned::Escaped { start, end } => self.string_with_escapes(start, end),
         }
-        let start = self.pos + 1;
-        let end = self.scan_plain(start);
-        if self.bytes.get(end) == Some(&b'"') {
-            self.pos = end + 1;
-            return self.utf8(start, end).map(Cow::Borrowed);
-        }
-        self.string_with_escapes(start, end)
     }
 
     /// A string, kept inline when short: [`Self::string`] without the intermediate borrow.
     #[inline]
     pub(crate) fn small_string(&mut self) -> Read<SmallString> {
+        match self.scan_string()? {
+            Scanned::Plain { start, end } => SmallString::from_range(self.text, start, end)
+                .ok_or_else(|| cut_inside_character(start)),
+            Scanned::Escaped { start, end } => match self.string_with_escapes(start, end)? {
+                Cow::Owned(text) => Ok(SmallString::from_string(text)),
+                Cow::Borrowed(text) => Ok(SmallString::from_str(text)),
+            },
+        }
+    }
+
+    /// Reads a string up to its closing quote when it has no escapes, or up to the first byte
+    /// needing attention when it has.
+    #[inline(always)]
+    fn scan_string(&mut self) -> Read<Scanned> {
         if self.peek_byte() != Some(b'"') {
             return self.syntax("expected a string");
         }
@@ -376,13 +384,9 @@ impl<'a> Reader<'a> {
         let end = self.scan_plain(start);
         if self.bytes.get(end) == Some(&b'"') {
             self.pos = end + 1;
-            return SmallString::from_range(self.text, start, end)
-                .ok_or_else(|| cut_inside_character(start));
+            return Ok(Scanned::Plain { start, end });
         }
-        match self.string_with_escapes(start, end)? {
-            Cow::Owned(text) => Ok(SmallString::from_string(text)),
-            Cow::Borrowed(text) => Ok(SmallString::from_str(text)),
-        }
+        Ok(Scanned::Escaped { start, end })
     }
 
     /// The rest of a string from `end`, the first byte of it needing attention, owned.
@@ -598,6 +602,14 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// Where a string lies in the body, as [`Reader::scan_string`] found it.
+enum Scanned {
+    /// A string without escapes: the bytes between its quotes, the closing quote read.
+    Plain { start: usize, end: usize },
+    /// A string with escapes: from after its opening quote to the first byte needing attention.
+    Escaped { start: usize, end: usize },
 }
 
 /// A string whose ends do not fall between characters; cannot happen in a body checked to be
