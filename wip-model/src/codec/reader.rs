@@ -356,7 +356,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn string(&mut self) -> Read<Cow<'a, str>> {
         match self.scan_string()? {
             Scanned::Plain { start, end } => self.utf8(start, end).map(Cow::Borrowed),
-            Scanned::Escaped { start, end } => self.string_with_escapes(start, end),
+            Scanned::Escaped { start, end } => self.string_with_escapes(start, end).map(Cow::Owned),
         }
     }
 
@@ -366,10 +366,9 @@ impl<'a> Reader<'a> {
         match self.scan_string()? {
             Scanned::Plain { start, end } => SmallString::from_range(self.text, start, end)
                 .ok_or_else(|| cut_inside_character(start)),
-            Scanned::Escaped { start, end } => match self.string_with_escapes(start, end)? {
-                Cow::Owned(text) => Ok(SmallString::from_string(text)),
-                Cow::Borrowed(text) => Ok(SmallString::from_str(text)),
-            },
+            Scanned::Escaped { start, end } => self
+                .string_with_escapes(start, end)
+                .map(SmallString::from_string),
         }
     }
 
@@ -391,12 +390,12 @@ impl<'a> Reader<'a> {
 
     /// The rest of a string from `end`, the first byte of it needing attention, owned.
     #[inline(never)]
-    fn string_with_escapes(&mut self, start: usize, end: usize) -> Read<Cow<'a, str>> {
+    fn string_with_escapes(&mut self, start: usize, end: usize) -> Read<String> {
         let mut owned = String::with_capacity(end - start + 16);
         owned.push_str(self.utf8(start, end)?);
         self.pos = end;
         self.string_tail(&mut owned)?;
-        Ok(Cow::Owned(owned))
+        Ok(owned)
     }
 
     /// The text between two positions next to ASCII bytes, hence on character boundaries.
