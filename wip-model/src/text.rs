@@ -56,12 +56,6 @@ impl AsRef<str> for Str {
     }
 }
 
-impl AsRef<[u8]> for Str {
-    fn as_ref(&self) -> &[u8] {
-        self.as_bytes()
-    }
-}
-
 impl Borrow<str> for Str {
     fn borrow(&self) -> &str {
         self.as_str()

@@ -97,6 +97,7 @@ fn decode_into(text: &[u8], out: &mut [u8]) -> Option<()> {
     let (a, b) = (u32::from(a), u32::from(b));
     let word = match (last[2], last[3]) {
         (b'=', b'=') => {
+            // One byte; the four low bits of the second sextet must be zero.
             if b & 0x0f != 0 {
                 return None;
             }
@@ -120,6 +121,7 @@ fn decode_into(text: &[u8], out: &mut [u8]) -> Option<()> {
     Some(())
 }
 
+/// Marks a byte that is not a standard-alphabet base64 digit (`=` included) in [`SEXTETS`].
 const INVALID: u8 = 0x80;
 
 /// The value of each standard-alphabet base64 digit; [`INVALID`] for every other byte.

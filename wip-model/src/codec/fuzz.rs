@@ -1,6 +1,7 @@
 //! The entry point the codec fuzz target and the seed-corpus replay test share.
 
 use std::fmt::Debug;
+use std::sync::OnceLock;
 
 use super::{
     DecodeError, EncodeError, Limits, decode_call_operation_metadata,
@@ -13,8 +14,10 @@ use super::{
     encode_observe_request, encode_observe_response,
 };
 use crate::error_code::ProtocolInteraction;
-use crate::interaction::{FetchInterfaceRequest, ObserveRequest, ProtocolResult};
-use crate::{InterfaceName, InterfaceReference, Path};
+use crate::interaction::{
+    CallOperationRequest, FetchInterfaceRequest, ObserveRequest, ProtocolResult,
+};
+use crate::{InterfaceDescriptor, InterfaceName, InterfaceReference, Path};
 
 /// A descriptor with every kind of type, for reading call bodies.
 const DESCRIPTOR: &str = r#"{"format":"wip-interface/1","types":[
@@ -50,11 +53,15 @@ const CALL: &str = r#"{"target":{"path":"/a"},"interface":{"reference":{"scope":
 /// written body decodes to the same value.
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
+    static FIXTURES: OnceLock<(InterfaceDescriptor, CallOperationRequest)> = OnceLock::new();
     let limits = Limits::default();
-    let descriptor =
-        decode_descriptor(DESCRIPTOR.as_bytes(), &limits).expect("the fuzzing descriptor is valid");
-    let call = decode_call_operation_request(CALL.as_bytes(), &descriptor, &limits)
-        .expect("the fuzzing call is valid");
+    let (descriptor, call) = FIXTURES.get_or_init(|| {
+        let descriptor = decode_descriptor(DESCRIPTOR.as_bytes(), &limits)
+            .expect("the fuzzing descriptor is valid");
+        let call = decode_call_operation_request(CALL.as_bytes(), &descriptor, &limits)
+            .expect("the fuzzing call is valid");
+        (descriptor, call)
+    });
     let root = Path::root();
     let observe = ObserveRequest {
         path: root.clone(),
@@ -88,14 +95,14 @@ pub fn fuzz_decode(data: &[u8]) {
         |body| decode_fetch_interface_response(&fetch, body, &limits),
     );
     round_trip(
-        decode_call_operation_request(data, &descriptor, &limits),
-        |request| encode_call_operation_request(request, &descriptor, &limits),
-        |body| decode_call_operation_request(body, &descriptor, &limits),
+        decode_call_operation_request(data, descriptor, &limits),
+        |request| encode_call_operation_request(request, descriptor, &limits),
+        |body| decode_call_operation_request(body, descriptor, &limits),
     );
     round_trip(
-        decode_call_operation_response(&call, &descriptor, data, &limits),
-        |response| encode_call_operation_response(&call, &descriptor, response, &limits),
-        |body| decode_call_operation_response(&call, &descriptor, body, &limits),
+        decode_call_operation_response(call, descriptor, data, &limits),
+        |response| encode_call_operation_response(call, descriptor, response, &limits),
+        |body| decode_call_operation_response(call, descriptor, body, &limits),
     );
     round_trip(
         decode_object(data, &limits),
@@ -120,7 +127,7 @@ pub fn fuzz_decode(data: &[u8]) {
     }
     // The decoders that share the work above: only that they do not panic, and agree.
     let metadata = decode_call_operation_metadata(data, &limits);
-    if let Ok(request) = decode_call_operation_request(data, &descriptor, &limits) {
+    if let Ok(request) = decode_call_operation_request(data, descriptor, &limits) {
         let metadata = metadata.expect("a whole call request also reads as metadata");
         assert_eq!(metadata.operation, request.operation);
     }
@@ -133,8 +140,8 @@ pub fn fuzz_decode(data: &[u8]) {
         decode_fetch_interface_response(&fetch, data, &limits),
     );
     agrees(
-        decode_call_operation_result(&call, &descriptor, data, &limits),
-        decode_call_operation_response(&call, &descriptor, data, &limits),
+        decode_call_operation_result(call, descriptor, data, &limits),
+        decode_call_operation_response(call, descriptor, data, &limits),
     );
 }
 

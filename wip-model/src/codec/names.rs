@@ -2,12 +2,12 @@
 //! name read from a body is matched with a few integer compares instead of a string comparison
 //! per candidate.
 //!
-//! Every member name and keyword of the protocol is short ASCII. A name is kept as its first sixteen bytes in
-//! two little-endian words with masks and its length; a name in a body matches when the bytes
-//! after its opening quote equal the name under the masks and a quote follows. Names are tried
-//! first in the order encoders write them (sorted), so a body in that order matches each name at
-//! the first try. Names with escapes, longer names and names near the end of the body take the
-//! reader's general path.
+//! Every member name and keyword of the protocol is short ASCII. A name (at most fifteen bytes,
+//! so that its closing quote fits the sixteen-byte window) is kept as two little-endian words with
+//! masks and its length; a name in a body matches when the bytes after its opening quote equal
+//! the name under the masks and a quote follows. Names are tried first in the order encoders write
+//! them (sorted), so a body in that order matches each name at the first try. Names with escapes,
+//! longer names and names near the end of the body take the reader's general path.
 
 /// The longest member name [`Names`] can hold: the closing quote must fit the window.
 pub(crate) const MAX_NAME_LEN: usize = WINDOW - 1;
@@ -53,6 +53,18 @@ impl Names {
     /// time.
     pub(crate) const fn new(names: &'static [&'static str], packed: &'static [PackedName]) -> Self {
         assert!(names.len() == packed.len(), "one packed form per name");
+        let mut index = 0;
+        while index < names.len() {
+            let mut other = index + 1;
+            while other < names.len() {
+                assert!(
+                    is_less(names[index], names[other]) || is_less(names[other], names[index]),
+                    "names are distinct"
+                );
+                other += 1;
+            }
+            index += 1;
+        }
         assert!(
             !names.is_empty() && names.len() <= 64,
             "1 to 64 names, tracked in a u64"
@@ -98,7 +110,8 @@ impl Names {
         let low = u64::from_le_bytes(low.try_into().ok()?);
         let high = u64::from_le_bytes(high.try_into().ok()?);
         let matches = |name: &&PackedName| {
-            // Every name is shorter than the window, so the mask changes no index.
+            // Names are shorter than the window, so `% WINDOW` keeps every index as it is; it
+            // only spares the bounds check.
             window[name.len % WINDOW] == b'"'
                 && low & name.low_mask == name.low
                 && high & name.high_mask == name.high
@@ -119,10 +132,17 @@ impl Names {
 ///
 /// # Panics
 ///
-/// At compile time, for an empty name or one longer than [`MAX_NAME_LEN`] bytes.
+/// At compile time, for an empty name, one longer than [`MAX_NAME_LEN`] bytes, or one holding a
+/// quote, a backslash or a control character.
 pub(crate) const fn pack(names: &[&str], index: usize) -> PackedName {
     let bytes = names[index].as_bytes();
     assert!(!bytes.is_empty() && bytes.len() <= MAX_NAME_LEN);
+    let mut at = 0;
+    while at < bytes.len() {
+        // A name the body spells with escapes must not match its raw bytes.
+        assert!(bytes[at] != b'"' && bytes[at] != b'\\' && bytes[at] >= 0x20);
+        at += 1;
+    }
     let mut words = [0u64; 2];
     let mut masks = [0u64; 2];
     let mut at = 0;

@@ -121,16 +121,11 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// The next byte past whitespace, not consumed.
     #[inline]
-    fn peek_byte(&mut self) -> Option<u8> {
+    pub(crate) fn peek_byte(&mut self) -> Option<u8> {
         self.skip_whitespace();
         self.bytes.get(self.pos).copied()
-    }
-
-    /// The first byte of the next value, past whitespace.
-    #[inline]
-    pub(crate) fn next_byte(&mut self) -> Option<u8> {
-        self.peek_byte()
     }
 
     /// The type of the next value, judged by its first byte.

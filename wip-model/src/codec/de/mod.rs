@@ -68,7 +68,7 @@ impl<'a> Decoder<'a> {
 
     /// Opens the next value as an object, or reports that it is something else.
     pub(crate) fn open_object(&mut self, expected: &'static str) -> Read<()> {
-        if self.json.next_byte() != Some(b'{') {
+        if self.json.peek_byte() != Some(b'{') {
             return self.wrong(expected);
         }
         self.json.begin_object()
@@ -76,7 +76,7 @@ impl<'a> Decoder<'a> {
 
     /// Opens the next value as an array, or reports that it is something else.
     pub(crate) fn open_array(&mut self, expected: &'static str) -> Read<()> {
-        if self.json.next_byte() != Some(b'[') {
+        if self.json.peek_byte() != Some(b'[') {
             return self.wrong(expected);
         }
         self.json.begin_array()
@@ -208,8 +208,14 @@ impl<'a> Decoder<'a> {
         let base = self.pending_children.len();
         while self.json.next_item()? {
             let index = self.pending_children.len() - base;
-            let child = item(self).map_err(|error| error.within(Segment::Index(index)))?;
-            self.pending_children.push(child);
+            match item(self) {
+                Ok(child) => self.pending_children.push(child),
+                Err(error) => {
+                    // Leave the stack as the caller knew it, should it read on after an error.
+                    self.pending_children.truncate(base);
+                    return Err(error.within(Segment::Index(index)));
+                }
+            }
         }
         Ok(self.pending_children.drain(base..).collect())
     }
@@ -275,8 +281,9 @@ fn decode_boxed<'a, T>(
 /// bodies repeat a few scopes and interface names many times, and sharing them saves an
 /// allocation each.
 ///
-/// A string is kept only on its second sighting, so that strings seen once, such as each
-/// Object's own path, neither push the repeated ones out nor cost reference-count updates.
+/// A string is kept only on its second sighting (or when its fingerprint matches one seen once,
+/// which costs nothing but a slot), so that strings seen once, such as each Object's own path,
+/// neither push the repeated ones out nor cost reference-count updates.
 struct Recent<T> {
     /// Kept strings with their fingerprints, replaced round-robin.
     entries: Vec<(u64, T)>,

@@ -48,7 +48,7 @@ pub(crate) fn object(w: &mut Writer, object: &Object) -> Written {
     w.end_array();
     w.member_str("name", &object.name);
     if let Some(object_ref) = &object.object_ref {
-        w.member_str("ref", object_ref.as_bytes());
+        w.member_str("ref", object_ref.as_str());
     }
     optional_validator(w, object.validator.as_ref());
     w.end_object();
@@ -95,7 +95,7 @@ pub(crate) fn fetch_response(w: &mut Writer, response: &FetchInterfaceResponse) 
     w.key("interface");
     reference(w, &response.interface)?;
     if let Some(scope_ref) = &response.scope_ref {
-        w.member_str("scope_ref", scope_ref.as_bytes());
+        w.member_str("scope_ref", scope_ref.as_str());
     }
     optional_validator(w, response.validator.as_ref());
     w.end_object();
@@ -301,7 +301,7 @@ fn interface_target(w: &mut Writer, interface: &InterfaceTarget) -> Written {
     w.key("reference");
     reference(w, &interface.reference)?;
     if let Some(scope_ref) = &interface.scope_ref {
-        w.member_str("scope_ref", scope_ref.as_bytes());
+        w.member_str("scope_ref", scope_ref.as_str());
     }
     optional_validator(w, interface.validator.as_ref());
     w.end_object();

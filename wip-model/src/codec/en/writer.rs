@@ -124,10 +124,9 @@ impl Writer {
         }
     }
 
-    /// A string, given as its UTF-8 bytes.
-    pub(crate) fn string(&mut self, value: &(impl AsRef<[u8]> + ?Sized)) {
+    pub(crate) fn string(&mut self, value: &str) {
         self.separate();
-        write_escaped(&mut self.out, value.as_ref());
+        write_escaped(&mut self.out, value.as_bytes());
     }
 
     pub(crate) fn base64(&mut self, bytes: &[u8]) {
@@ -137,7 +136,7 @@ impl Writer {
         self.out.push(b'"');
     }
 
-    pub(crate) fn member_str(&mut self, name: &'static str, value: &(impl AsRef<[u8]> + ?Sized)) {
+    pub(crate) fn member_str(&mut self, name: &'static str, value: &str) {
         self.key(name);
         self.string(value);
     }
