@@ -160,11 +160,6 @@ macro_rules! opaque_string {
                 self.0.as_str()
             }
 
-            /// The UTF-8 bytes of the string.
-            pub fn as_bytes(&self) -> &[u8] {
-                self.0.as_bytes()
-            }
-
             /// The owned string.
             pub fn into_string(self) -> String {
                 self.0.into_string()
@@ -205,11 +200,6 @@ impl Validator {
     /// Wraps the bytes.
     pub fn new(bytes: impl Into<Vec<u8>>) -> Self {
         Self(SmallBytes::from_vec(bytes.into()))
-    }
-
-    /// A copy of `bytes`.
-    pub fn from_slice(bytes: &[u8]) -> Self {
-        Self(SmallBytes::from_slice(bytes))
     }
 
     pub(crate) fn from_small(bytes: SmallBytes) -> Self {

@@ -140,10 +140,6 @@ impl SmallString {
         self.0.as_str()
     }
 
-    pub(crate) fn as_bytes(&self) -> &[u8] {
-        self.0.as_bytes()
-    }
-
     pub(crate) fn into_string(self) -> String {
         self.0.into_string()
     }

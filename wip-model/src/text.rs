@@ -112,13 +112,13 @@ macro_rules! equal_to {
     ($($other:ty),*) => {$(
         impl PartialEq<$other> for Str {
             fn eq(&self, other: &$other) -> bool {
-                self.as_bytes() == AsRef::<[u8]>::as_ref(other)
+                self.as_str() == AsRef::<str>::as_ref(other)
             }
         }
 
         impl PartialEq<Str> for $other {
             fn eq(&self, other: &Str) -> bool {
-                AsRef::<[u8]>::as_ref(self) == other.as_bytes()
+                AsRef::<str>::as_ref(self) == other.as_str()
             }
         }
     )*};

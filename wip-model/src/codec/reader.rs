@@ -265,12 +265,10 @@ impl<'a> Reader<'a> {
             }
             _ => return self.next_member_slowly(names),
         };
-        let found = self
-            .bytes
-            .get(quote..quote + 1 + WINDOW)
-            .and_then(|window| window.split_first())
-            .filter(|(open, _)| **open == b'"')
-            .and_then(|(_, window)| names.find(window.try_into().ok()?, guess));
+        let found = match self.bytes.get(quote) {
+            Some(b'"') => self.name_at(quote + 1, names, guess),
+            _ => None,
+        };
         let Some(found) = found else {
             return self.next_member_slowly(names);
         };
@@ -288,17 +286,21 @@ impl<'a> Reader<'a> {
     pub(crate) fn keyword(&mut self, names: &Names) -> Read<Result<usize, Cow<'a, str>>> {
         if self.peek_byte() == Some(b'"') {
             let start = self.pos + 1;
-            let found = self
-                .bytes
-                .get(start..start + WINDOW)
-                .and_then(|window| names.find(window.try_into().ok()?, 0));
-            if let Some(found) = found {
+            if let Some(found) = self.name_at(start, names, 0) {
                 self.pos = start + found.len + 1;
                 return Ok(Ok(found.index));
             }
         }
         let text = self.string()?;
         Ok(names.position(&text).ok_or(text))
+    }
+
+    /// The name of `names` the body spells from `start`, just after an opening quote, closing
+    /// quote included, when the packed comparison can tell (see [`Names::find`]).
+    #[inline]
+    fn name_at(&self, start: usize, names: &Names, guess: usize) -> Option<Found> {
+        let window = self.bytes.get(start..start + WINDOW)?;
+        names.find(window.try_into().ok()?, guess)
     }
 
     /// [`Self::next_member`] for any name and any layout.
