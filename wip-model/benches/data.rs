@@ -195,7 +195,7 @@ pub(crate) fn fetch() -> (FetchInterfaceRequest, FetchInterfaceResponse) {
     let response = FetchInterfaceResponse {
         interface: interface.clone(),
         scope_ref: Some(ScopeRef::new("scope-github")),
-        descriptor: descriptor(200),
+        descriptor: wip_model::ValidDescriptor::new(descriptor(200)).expect("a valid descriptor"),
         validator: Some(Validator::new(*b"iface-v1")),
     };
     (FetchInterfaceRequest { interface }, response)

@@ -197,3 +197,52 @@ pub struct ReturnDeclaration {
     /// The result type; [`TypeExpr::Unit`] when the operation returns no data.
     pub ty: TypeExpr,
 }
+
+/// A declaration with a name, for the lookups.
+pub(crate) trait Named {
+    fn name(&self) -> &str;
+}
+
+macro_rules! named {
+    ($($declaration:ty),*) => {$(
+        impl Named for $declaration {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+    )*};
+}
+
+named!(
+    TypeDeclaration,
+    OperationDeclaration,
+    ParameterDeclaration,
+    FieldDeclaration,
+    EnumCase,
+    UnionCase
+);
+
+/// A declared member, a record field or a parameter, as the readers and checkers of members
+/// need it.
+pub(crate) trait Declared: Named {
+    fn ty(&self) -> &TypeExpr;
+    fn required(&self) -> bool;
+}
+
+impl Declared for FieldDeclaration {
+    fn ty(&self) -> &TypeExpr {
+        &self.ty
+    }
+    fn required(&self) -> bool {
+        self.required
+    }
+}
+
+impl Declared for ParameterDeclaration {
+    fn ty(&self) -> &TypeExpr {
+        &self.ty
+    }
+    fn required(&self) -> bool {
+        self.required
+    }
+}

@@ -9,7 +9,9 @@ use crate::small::{SmallBytes, SmallString};
 /// The local name of an interface: any non-empty Unicode string.
 ///
 /// Delimiters such as `/`, `::`, `#` and `.` are allowed; names are compared code point by code
-/// point, never normalised. Cloning is cheap (a reference count).
+/// point, never normalised. Cloning is cheap (a reference count). A name is Host data, so it has
+/// no `Display`: [`as_str`](Self::as_str) is the raw name, [`Quoted`](crate::escape::Quoted)
+/// shows it safely.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct InterfaceName(Arc<str>);
 
@@ -71,13 +73,6 @@ impl PartialEq<str> for InterfaceName {
 impl PartialEq<&str> for InterfaceName {
     fn eq(&self, other: &&str) -> bool {
         &*self.0 == *other
-    }
-}
-
-impl fmt::Display for InterfaceName {
-    /// Writes the raw name. It is Host data: escape it before showing it to a person or a model.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
     }
 }
 

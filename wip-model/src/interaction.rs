@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::descriptor::InterfaceDescriptor;
 use crate::error_code::ProtocolError;
 use crate::ids::{InterfaceReference, ScopeRef, Validator};
 use crate::object::ObjectObservation;
 use crate::path::Path;
+use crate::valid_descriptor::ValidDescriptor;
 use crate::value::Value;
 
 /// Asks for the Object at `path` and its indexable descendants down to `depth` (0 = the Object
@@ -36,8 +36,8 @@ pub struct FetchInterfaceResponse {
     pub interface: InterfaceReference,
     /// The scope Object's `ref`, to send back with calls.
     pub scope_ref: Option<ScopeRef>,
-    /// The descriptor.
-    pub descriptor: InterfaceDescriptor,
+    /// The descriptor, validated.
+    pub descriptor: ValidDescriptor,
     /// Identifies this descriptor observation; send it back with calls.
     pub validator: Option<Validator>,
 }

@@ -31,15 +31,22 @@
 pub mod arbitrary;
 pub mod codec;
 mod descriptor;
+mod entries;
 mod error_code;
+pub mod escape;
 mod ids;
 mod interaction;
+pub mod json;
 mod object;
 mod path;
+#[cfg(feature = "serde")]
+mod serde_impls;
 mod small;
 mod text;
+mod tree;
 #[cfg(feature = "upstream")]
 pub mod upstream;
+mod valid_descriptor;
 pub mod validate;
 mod value;
 
@@ -48,6 +55,7 @@ pub use descriptor::{
     OperationDeclaration, ParameterDeclaration, ReturnDeclaration, TypeDeclaration, TypeExpr,
     UnionCase,
 };
+pub use entries::{FoundEntry, entries_of};
 pub use error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
 pub use ids::{
     EmptyInterfaceName, InterfaceName, InterfaceReference, ObjectRef, ScopeRef, Validator,
@@ -60,6 +68,7 @@ pub use interaction::{
 pub use object::{Object, ObjectObservation};
 pub use path::{NameError, Path, PathError, check_child_name, check_path};
 pub use text::Str;
+pub use valid_descriptor::ValidDescriptor;
 pub use value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value, ValueKind,
 };

@@ -4,6 +4,8 @@ use std::borrow::Borrow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::escape::Quoted;
+
 /// A canonical absolute Worldspace path such as `/`, `/items/123` or `/世界/a b/%2F`.
 ///
 /// A `Path` can only be built from a string that is already canonical (wire-v1 §2.1): `/` alone,
@@ -13,6 +15,10 @@ use std::sync::Arc;
 ///
 /// Cloning is cheap (a reference count), so paths can be shared freely between trees, caches and
 /// requests.
+///
+/// A path is Host data, so it has no `Display`: [`as_str`](Self::as_str) gives the raw text (for
+/// requests and maps), and [`Quoted`](crate::escape::Quoted) shows it to a person or a model
+/// with the safe escape.
 ///
 /// ```
 /// use wip_model::Path;
@@ -34,19 +40,19 @@ pub enum PathError {
     #[error("path is empty")]
     Empty,
     /// The string does not start with `/`.
-    #[error("path {path:?} is not absolute: it must start with '/'")]
+    #[error("path {} is not absolute: it must start with '/'", Quoted(path))]
     NotAbsolute {
         /// The rejected string.
         path: String,
     },
     /// A segment is empty: a trailing `/` or `//`.
-    #[error("path {path:?} has an empty segment")]
+    #[error("path {} has an empty segment", Quoted(path))]
     EmptySegment {
         /// The rejected string.
         path: String,
     },
     /// A segment is exactly `.` or `..`.
-    #[error("path {path:?} has a dot segment ('.' or '..')")]
+    #[error("path {} has a dot segment ('.' or '..')", Quoted(path))]
     DotSegment {
         /// The rejected string.
         path: String,
@@ -60,13 +66,13 @@ pub enum NameError {
     #[error("object name is empty")]
     Empty,
     /// The name contains `/`.
-    #[error("object name {name:?} contains '/'")]
+    #[error("object name {} contains '/'", Quoted(name))]
     ContainsSlash {
         /// The rejected name.
         name: String,
     },
     /// The name is `.` or `..`.
-    #[error("object name {name:?} is a dot segment")]
+    #[error("object name {} is a dot segment", Quoted(name))]
     DotSegment {
         /// The rejected name.
         name: String,
@@ -132,6 +138,13 @@ impl Path {
         Ok(self.join_checked(name))
     }
 
+    /// Wraps a string the caller built from canonical parts (a canonical path joined with checked
+    /// child names), without checking it again.
+    pub(crate) fn from_canonical(path: &str) -> Self {
+        debug_assert!(check_path(path).is_ok(), "{path:?} is not canonical");
+        Self(Arc::from(path))
+    }
+
     /// Joins a name that the caller has already checked with [`check_child_name`].
     pub(crate) fn join_checked(&self, name: &str) -> Self {
         let mut joined = String::with_capacity(self.0.len() + 1 + name.len());
@@ -155,13 +168,6 @@ impl Path {
 impl fmt::Debug for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&*self.0, f)
-    }
-}
-
-impl fmt::Display for Path {
-    /// Writes the raw path. It is Host data: escape it before showing it to a person or a model.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
     }
 }
 
@@ -286,7 +292,7 @@ mod tests {
             assert_eq!(
                 scope.is_ancestor_or_self_of(&path),
                 expected,
-                "{scope} vs {path}"
+                "{scope:?} vs {path:?}"
             );
         };
         check("/a", "/ab", false);

@@ -13,6 +13,10 @@ use crate::small::SmallString;
 /// A `Str` dereferences to `str` at no cost, compares, orders and hashes exactly as `str` does,
 /// and converts from and into `String`.
 ///
+/// The text is Host data, so a `Str` has no `Display`: read it raw through `Deref` or
+/// [`as_str`](Self::as_str), and show it with [`Quoted`](crate::escape::Quoted) or
+/// [`Escaped`](crate::escape::Escaped).
+///
 /// ```
 /// use wip_model::Str;
 ///
@@ -98,13 +102,6 @@ impl From<Str> for String {
 impl fmt::Debug for Str {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-
-impl fmt::Display for Str {
-    /// Writes the raw text. It is Host data: escape it before showing it to a person or a model.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self.as_str(), f)
     }
 }
 

@@ -37,10 +37,13 @@ use crate::interaction::{
 use crate::object::{Object, ObjectObservation};
 use crate::path::{Path, PathError};
 use crate::text::Str;
+use crate::valid_descriptor::ValidDescriptor;
+use crate::validate::ValidationError;
 use crate::value::Value;
 
 /// A wip-protocol value that our types cannot hold.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum UpstreamError {
     /// A string in a path position is not a canonical absolute path.
     #[error("{field}: {source}")]
@@ -56,6 +59,9 @@ pub enum UpstreamError {
         /// The member that holds the name.
         field: &'static str,
     },
+    /// A fetch response's descriptor is invalid, so it cannot be a [`ValidDescriptor`].
+    #[error("descriptor: {0}")]
+    InvalidDescriptor(ValidationError),
 }
 
 type Result<T> = std::result::Result<T, UpstreamError>;
@@ -474,7 +480,7 @@ impl From<&FetchInterfaceResponse> for up::FetchInterfaceResponse {
         Self {
             interface: up::InterfaceReference::from(&response.interface),
             scope_ref: response.scope_ref.as_ref().map(|r| r.as_str().to_owned()),
-            descriptor: up::InterfaceDescriptor::from(&response.descriptor),
+            descriptor: up::InterfaceDescriptor::from(response.descriptor.descriptor()),
             validator: response.validator.as_ref().map(|v| v.as_bytes().to_vec()),
         }
     }
@@ -487,7 +493,8 @@ impl TryFrom<up::FetchInterfaceResponse> for FetchInterfaceResponse {
         Ok(Self {
             interface: response.interface.try_into()?,
             scope_ref: response.scope_ref.map(ScopeRef::new),
-            descriptor: response.descriptor.into(),
+            descriptor: ValidDescriptor::new(response.descriptor.into())
+                .map_err(UpstreamError::InvalidDescriptor)?,
             validator: response.validator.map(Validator::new),
         })
     }
@@ -743,8 +750,10 @@ mod tests {
         let result = runner.run(
             &strategy,
             |((descriptor, _, response), json, interaction, error)| {
-                let back = InterfaceDescriptor::from(up::InterfaceDescriptor::from(&descriptor));
-                prop_assert_eq!(back, descriptor);
+                let back = InterfaceDescriptor::from(up::InterfaceDescriptor::from(
+                    descriptor.descriptor(),
+                ));
+                prop_assert_eq!(&descriptor, &back);
                 let back = CallOperationResponse::from(up::CallOperationResponse::from(&response));
                 prop_assert!(same_value(&back.result, &response.result));
                 prop_assert_eq!(back.validator, response.validator);

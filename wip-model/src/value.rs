@@ -16,6 +16,22 @@ pub const UNION_VALUE_FIELD: &str = "value";
 ///
 /// An enum case and an entry are `String`s, a union is a `Record` with `$case` (and `value` when
 /// the case has a payload), and a `json` tree uses `Unit` for JSON null.
+///
+/// A `Value` has no self-describing serde or JSON form of its own: the same JSON text reads as
+/// different values under different types (`2` is `Integer(2)` for an `integer` and
+/// `Number(2.0)` for a `number`; `"AAE="` is a string or two bytes). Convert it with its type
+/// through the descriptor-guided functions of [`json`](crate::json), which apply the wire rules.
+///
+/// ```
+/// use wip_model::Value;
+///
+/// let value = Value::from(2.5);
+/// assert_eq!(value.as_f64(), Some(2.5));
+/// assert_eq!(Value::from(7_i64).as_i64(), Some(7));
+/// assert_eq!(Value::from("open").as_str(), Some("open"));
+/// assert_eq!(Value::from(vec![0_u8, 1]).as_bytes(), Some(&[0_u8, 1][..]));
+/// assert_eq!(Value::Unit.as_bool(), None);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// No data.
@@ -51,6 +67,38 @@ impl Value {
         }
     }
 
+    /// The boolean inside a `Boolean` value.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Self::Boolean(flag) => Some(*flag),
+            _ => None,
+        }
+    }
+
+    /// The integer inside an `Integer` value.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Self::Integer(integer) => Some(*integer),
+            _ => None,
+        }
+    }
+
+    /// The number inside a `Number` value. An `Integer` is not a number here, as on the wire.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Self::Number(number) => Some(*number),
+            _ => None,
+        }
+    }
+
+    /// The bytes inside a `Bytes` value.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Self::Bytes(bytes) => Some(bytes),
+            _ => None,
+        }
+    }
+
     /// The string inside a `String` value.
     pub fn as_str(&self) -> Option<&str> {
         match self {
@@ -76,6 +124,48 @@ impl Value {
     }
 }
 
+impl From<bool> for Value {
+    fn from(flag: bool) -> Self {
+        Self::Boolean(flag)
+    }
+}
+
+impl From<i64> for Value {
+    fn from(integer: i64) -> Self {
+        Self::Integer(integer)
+    }
+}
+
+impl From<f64> for Value {
+    fn from(number: f64) -> Self {
+        Self::Number(number)
+    }
+}
+
+impl From<String> for Value {
+    fn from(text: String) -> Self {
+        Self::String(text)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Self {
+        Self::String(text.to_owned())
+    }
+}
+
+impl From<Vec<u8>> for Value {
+    fn from(bytes: Vec<u8>) -> Self {
+        Self::Bytes(bytes)
+    }
+}
+
+impl From<()> for Value {
+    fn from((): ()) -> Self {
+        Self::Unit
+    }
+}
+
 /// The 8 kinds of [`Value`], for diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValueKind {
@@ -95,6 +185,22 @@ pub enum ValueKind {
     Record,
     /// [`Value::List`].
     List,
+}
+
+impl ValueKind {
+    /// How error messages name a value of this kind: `"unit"`, `"an integer"`, `"a record"`…
+    pub fn described(self) -> &'static str {
+        match self {
+            Self::Unit => "unit",
+            Self::Boolean => "a boolean",
+            Self::Integer => "an integer",
+            Self::Number => "a number",
+            Self::String => "a string",
+            Self::Bytes => "bytes",
+            Self::Record => "a record",
+            Self::List => "a list",
+        }
+    }
 }
 
 impl fmt::Display for ValueKind {

@@ -121,7 +121,10 @@ proptest! {
         format in proptest::option::weighted(0.1, select(OTHER_FORMATS)),
     ) {
         if let Some(format) = format {
-            response.descriptor.format = format.to_owned();
+            let mut descriptor = response.descriptor.into_descriptor();
+            descriptor.format = format.to_owned();
+            response.descriptor = wip_model::ValidDescriptor::new(descriptor)
+                .expect("the format does not take part in validation");
         }
         let ours = ok(codec::encode_fetch_interface_response(&request, &response, &LIMITS), "our encoder")?;
         let theirs = ok(PEER.encode_fetch_response(&request, &response), "their encoder")?;
@@ -304,7 +307,10 @@ proptest! {
                 (Just(exchange), retyping)
             })
     ) {
+        // A retyped descriptor that is no longer valid cannot reach our codec at all.
         let changed = retype::retype(&descriptor, &retyping);
+        prop_assume!(wip_model::ValidDescriptor::new(changed.clone()).is_ok());
+        let changed = wip_model::ValidDescriptor::new(changed).expect("checked just above");
         let body = ok(PEER.encode_call_request(&request, &descriptor), "their encoder")?;
         compare(&Case::CallRequest(changed.clone(), request.clone()), &body, &LIMITS, &PEER)?;
         let body = ok(PEER.encode_call_response(&request, &descriptor, &response), "their encoder")?;

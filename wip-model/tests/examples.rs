@@ -14,7 +14,7 @@ use wip_model::{
     InterfaceName, InterfaceReference, InterfaceTarget, Object, ObjectObservation, ObjectRef,
     ObserveRequest, OperationDeclaration, ParameterDeclaration, Path, ProtocolError,
     ProtocolErrorCode, ProtocolInteraction, ProtocolResult, ReturnDeclaration, ScopeRef, Str,
-    Target, TypeDeclaration, TypeExpr, UnionCase, Validator, Value,
+    Target, TypeDeclaration, TypeExpr, UnionCase, ValidDescriptor, Validator, Value,
 };
 
 /// The body of example `$name`, as the spec prints it.
@@ -158,12 +158,13 @@ fn fetch_responses() {
             FetchInterfaceResponse {
                 interface: reference("/items", "items.admin"),
                 scope_ref: None,
-                descriptor: InterfaceDescriptor {
+                descriptor: ValidDescriptor::new(InterfaceDescriptor {
                     format: "wip-interface/1".into(),
                     documentation: None,
                     types: vec![],
                     operations: vec![ping()],
-                },
+                })
+                .expect("a valid descriptor"),
                 validator: None,
             },
         ),
@@ -747,7 +748,7 @@ fn ping() -> OperationDeclaration {
 }
 
 /// The descriptor of fetch-resp-2, which the §6.3 call examples use.
-fn catalog() -> InterfaceDescriptor {
+fn catalog() -> ValidDescriptor {
     let color = TypeDeclaration {
         name: "Color".into(),
         documentation: None,
@@ -836,7 +837,7 @@ fn catalog() -> InterfaceDescriptor {
             },
         },
     };
-    InterfaceDescriptor {
+    ValidDescriptor::new(InterfaceDescriptor {
         format: "wip-interface/1".into(),
         documentation: Some(Documentation {
             summary: "Catalog access".into(),
@@ -844,5 +845,6 @@ fn catalog() -> InterfaceDescriptor {
         }),
         types: vec![color, selection, item],
         operations: vec![ping(), get, publish],
-    }
+    })
+    .expect("the catalog descriptor is valid")
 }

@@ -85,7 +85,7 @@ mod parse;
 #[doc(hidden)]
 pub use fuzz::fuzz_parse;
 
-pub use escape::{Quoted, is_escaped, write_escaped, write_quoted};
+pub use escape::{Escaped, Quoted, is_escaped, write_escaped, write_quoted};
 pub use format::{
     InterfaceNotation, OperationNotation, Quoting, SignatureRef, write_interface_ref,
     write_interface_ref_in_context, write_operation_ref, write_operation_ref_in_context,

@@ -1,5 +1,7 @@
 //! Rendering the Interface signature of a 1,000-operation descriptor, compared in the same run
-//! with encoding that descriptor to its wire JSON (`wip_model::codec::encode_descriptor`).
+//! with checking and encoding that descriptor to its wire JSON (`validate_descriptor`, then
+//! `wip_model::codec::encode_descriptor`: what encoding a descriptor cost before descriptors came
+//! validated by type, kept so that ratios stay comparable across versions).
 //!
 //! Target: the Text View is no slower than the JSON encoding. After the criterion groups the
 //! bench prints `ratio render/encode_json`, measured here with interleaved runs so that both sides
@@ -10,10 +12,11 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use wip_model::codec::{self, Limits};
+use wip_model::validate::validate_descriptor;
 use wip_model::{
     Documentation, EnumCase, FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor,
     InterfaceName, InterfaceReference, OperationDeclaration, ParameterDeclaration, Path,
-    ReturnDeclaration, Str, TypeDeclaration, TypeExpr, UnionCase,
+    ReturnDeclaration, Str, TypeDeclaration, TypeExpr, UnionCase, ValidDescriptor,
 };
 use wip_textview::InterfaceSignature;
 
@@ -33,7 +36,11 @@ fn main() {
         signature.write_to(&mut out).expect("rendering succeeds");
         out
     };
-    let encode = || codec::encode_descriptor(black_box(&descriptor), &limits).expect("encodes");
+    let valid = ValidDescriptor::new(descriptor.clone()).expect("a valid descriptor");
+    let encode = || {
+        validate_descriptor(black_box(&descriptor)).expect("a valid descriptor");
+        codec::encode_descriptor(black_box(&valid), &limits).expect("encodes")
+    };
     println!(
         "descriptor: {OPERATIONS} operations, text view {} bytes, JSON {} bytes",
         render().len(),

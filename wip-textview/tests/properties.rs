@@ -273,7 +273,7 @@ proptest! {
         let (strings, names, words) = classify(tokens);
         let mut expected: Vec<String> = path.iter().map(|path| path.as_str().to_owned()).collect();
         expected.push(object.name.to_string());
-        expected.extend(object.description.iter().map(ToString::to_string));
+        expected.extend(object.description.iter().map(|text| text.as_str().to_owned()));
         expected.extend(object.interfaces.iter().map(|reference| InterfaceNotation::new(reference).to_string()));
         expected.sort();
         prop_assert_eq!(strings, expected);

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 use super::text::{documentation, non_empty_text, word};
+use crate::ValidDescriptor;
 use crate::descriptor::{
     Documentation, EnumCase, FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor,
     OperationDeclaration, ParameterDeclaration, ReturnDeclaration, TypeDeclaration, TypeExpr,
@@ -106,6 +107,13 @@ pub fn descriptor() -> impl Strategy<Value = InterfaceDescriptor> {
                 operations,
             }
         })
+}
+
+/// A [`descriptor`], validated.
+pub fn valid_descriptor() -> impl Strategy<Value = ValidDescriptor> {
+    descriptor().prop_map(|descriptor| {
+        ValidDescriptor::new(descriptor).expect("generated descriptors are valid")
+    })
 }
 
 /// A type expression that may refer to the declarations `names` (all of them assumed to

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::strategy::Union;
 
-use super::descriptor::descriptor;
+use super::descriptor::{descriptor, valid_descriptor};
 use super::text::{interface_reference, path, scope_ref, text, validator};
 use super::value::{arguments, value};
 use crate::descriptor::{InterfaceDescriptor, OperationDeclaration, ReturnDeclaration, TypeExpr};
@@ -15,6 +15,7 @@ use crate::interaction::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
     InterfaceTarget, Target,
 };
+use crate::valid_descriptor::ValidDescriptor;
 
 /// A fetch_interface request for any reference.
 pub fn fetch_request() -> impl Strategy<Value = FetchInterfaceRequest> {
@@ -29,7 +30,7 @@ pub fn fetch_response(
     let interface = request.interface.clone();
     (
         option::of(scope_ref()),
-        descriptor(),
+        valid_descriptor(),
         option::of(validator()),
     )
         .prop_map(
@@ -115,15 +116,11 @@ pub fn call_response(
 /// When no operation of the generated descriptor can be called (every one needs a value of a
 /// type without values), an operation without parameters that returns `unit` is added, so that
 /// every case is usable.
-pub fn call_exchange() -> impl Strategy<
-    Value = (
-        InterfaceDescriptor,
-        CallOperationRequest,
-        CallOperationResponse,
-    ),
-> {
+pub fn call_exchange()
+-> impl Strategy<Value = (ValidDescriptor, CallOperationRequest, CallOperationResponse)> {
     descriptor().prop_flat_map(|descriptor| {
-        let descriptor = callable(descriptor);
+        let descriptor = ValidDescriptor::new(callable(descriptor))
+            .expect("generated descriptors are valid, and so is one with `ping` added");
         let calls: Vec<_> = descriptor
             .operations
             .iter()
@@ -212,9 +209,7 @@ mod tests {
     use proptest::test_runner::{Config, TestRunner};
 
     use super::*;
-    use crate::validate::{
-        Resolver, validate_call_request, validate_fetch_response, validate_result,
-    };
+    use crate::validate::{validate_call_request, validate_fetch_response, validate_result};
 
     #[test]
     fn exchanges_are_valid() {
@@ -225,12 +220,9 @@ mod tests {
         });
         assert_eq!(result.map_err(|error| error.to_string()), Ok(()));
         let result = runner.run(&call_exchange(), |(descriptor, request, response)| {
-            let resolver = Resolver::new(&descriptor).map_err(|error| {
-                TestCaseError::fail(format!("generated descriptor is invalid: {error}"))
-            })?;
-            prop_assert_eq!(validate_call_request(&resolver, &request), Ok(()));
+            prop_assert_eq!(validate_call_request(&descriptor, &request), Ok(()));
             prop_assert_eq!(
-                validate_result(&resolver, &request.operation, &response.result),
+                validate_result(&descriptor, &request.operation, &response.result),
                 Ok(())
             );
             Ok(())

@@ -29,7 +29,7 @@ mod object;
 mod text;
 mod value;
 
-pub use descriptor::{declared_name, descriptor, type_expr};
+pub use descriptor::{declared_name, descriptor, type_expr, valid_descriptor};
 pub use interaction::{
     call_exchange, call_request, call_response, fetch_exchange, fetch_request, fetch_response,
     interface_target, protocol_error, protocol_error_code, protocol_interaction, target,

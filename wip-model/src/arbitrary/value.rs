@@ -300,8 +300,9 @@ mod tests {
     use proptest::test_runner::{Config, TestRunner};
 
     use super::*;
+    use crate::ValidDescriptor;
     use crate::arbitrary::descriptor;
-    use crate::validate::{Resolver, validate_arguments, validate_value};
+    use crate::validate::{validate_arguments, validate_value};
 
     #[test]
     fn values_fit_their_type() {
@@ -320,11 +321,11 @@ mod tests {
             (Just(descriptor), values)
         });
         let result = runner.run(&strategy, |(descriptor, values)| {
-            let resolver = Resolver::new(&descriptor).map_err(|error| {
+            let descriptor = ValidDescriptor::new(descriptor).map_err(|error| {
                 TestCaseError::fail(format!("generated descriptor is invalid: {error}"))
             })?;
             for (ty, value) in &values {
-                prop_assert_eq!(validate_value(&resolver, ty, value), Ok(()));
+                prop_assert_eq!(validate_value(&descriptor, ty, value), Ok(()));
             }
             Ok(())
         });
@@ -346,11 +347,14 @@ mod tests {
             (Just(descriptor), calls)
         });
         let result = runner.run(&strategy, |(descriptor, calls)| {
-            let resolver = Resolver::new(&descriptor).map_err(|error| {
+            let descriptor = ValidDescriptor::new(descriptor).map_err(|error| {
                 TestCaseError::fail(format!("generated descriptor is invalid: {error}"))
             })?;
             for (operation, arguments) in &calls {
-                prop_assert_eq!(validate_arguments(&resolver, operation, arguments), Ok(()));
+                prop_assert_eq!(
+                    validate_arguments(&descriptor, operation, arguments),
+                    Ok(())
+                );
             }
             Ok(())
         });

@@ -1,11 +1,17 @@
 //! Errors of the codec: what was wrong with a body, and why a value could not be encoded.
 
 use crate::error_code::{ProtocolErrorCode, ProtocolInteraction};
-use crate::path::PathError;
+use crate::escape::Quoted;
 use crate::validate::{Location, Segment, ValidationError, ValidationErrorKind};
 
-/// Why a body could not be decoded.
-#[derive(Debug, thiserror::Error)]
+/// Why a body, or JSON given for a value, could not be decoded.
+///
+/// What is wrong with well-formed JSON (a missing or unknown member, a value of the wrong type,
+/// an invalid path, a value that does not fit its type) is an [`Invalid`](Self::Invalid)
+/// [`ValidationError`]: the same vocabulary validation and the value conversions use, with the
+/// location of the offending member.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum DecodeError {
     /// The body is longer than the limit; checked before parsing.
     #[error("body of {actual} bytes is over the limit of {maximum} bytes")]
@@ -30,29 +36,22 @@ pub enum DecodeError {
         /// The limit.
         maximum: usize,
     },
-    /// The JSON is well-formed but does not have the shape the protocol requires.
-    #[error("{}{kind}", at(location))]
-    Shape {
-        /// Where, from the top of the body.
-        location: Location,
-        /// What.
-        kind: ShapeErrorKind,
-    },
-    /// The body has the right shape but what it holds is invalid (wire-v1 §2).
-    #[error("invalid content: {0}")]
+    /// The JSON is well-formed, but its shape or its content is not what the protocol or the
+    /// declared type requires (wire-v1 §2, §4).
+    #[error("{0}")]
     Invalid(#[from] ValidationError),
     /// A fetch response is well-formed, but its descriptor format is not `wip-interface/1`.
-    #[error("unsupported descriptor format {format:?}")]
+    #[error("unsupported descriptor format {}", Quoted(format))]
     UnsupportedDescriptorFormat {
         /// The format the Host sent.
         format: String,
     },
-    /// The descriptor given by the caller cannot be used: it is invalid, or it does not declare
-    /// the request's operation. This is a misuse of the API, not a fault of the body.
+    /// The descriptor given by the caller does not declare the request's operation. This is a
+    /// misuse of the API, not a fault of the body.
     #[error("unusable descriptor: {0}")]
     UnusableDescriptor(#[source] ValidationError),
     /// An error envelope names a code outside the protocol's 14.
-    #[error("unknown protocol error code {code:?}")]
+    #[error("unknown protocol error code {}", Quoted(code))]
     UnknownErrorCode {
         /// The code as sent.
         code: String,
@@ -64,68 +63,6 @@ pub enum DecodeError {
         code: ProtocolErrorCode,
         /// The interaction the body answers.
         interaction: ProtocolInteraction,
-    },
-}
-
-fn at(location: &Location) -> String {
-    if location.is_empty() {
-        return String::new();
-    }
-    format!("at {location}: ")
-}
-
-/// What is wrong with the shape of a JSON body.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ShapeErrorKind {
-    /// A member the shape does not have.
-    #[error("unknown member")]
-    UnknownMember,
-    /// A required member is absent.
-    #[error("missing member {name:?}")]
-    MissingMember {
-        /// The member's name.
-        name: String,
-    },
-    /// A member appears twice (escapes do not count: `"name"` and `"na\u006de"` are the same).
-    #[error("duplicate member")]
-    DuplicateMember,
-    /// An optional member is `null`; absent optional members must be omitted.
-    #[error("optional member is null; omit it instead")]
-    NullOptionalMember,
-    /// A JSON value of the wrong type.
-    #[error("expected {expected}, found {found}")]
-    WrongType {
-        /// What the shape needs.
-        expected: &'static str,
-        /// What the body has.
-        found: &'static str,
-    },
-    /// A string that must be canonical base64 is not.
-    #[error("not canonical padded base64")]
-    InvalidBase64,
-    /// A string that must be a canonical absolute path is not.
-    #[error("{0}")]
-    InvalidPath(PathError),
-    /// An interface name is empty.
-    #[error("interface name is empty")]
-    EmptyInterfaceName,
-    /// An integer is out of the range the member allows.
-    #[error("integer out of range {range}")]
-    IntegerOutOfRange {
-        /// The allowed range.
-        range: &'static str,
-    },
-    /// A type expression has a `kind` this version does not know.
-    #[error("unknown type kind {kind:?}")]
-    UnknownTypeKind {
-        /// The kind as sent.
-        kind: String,
-    },
-    /// A call names an operation its descriptor does not declare.
-    #[error("operation {name:?} is not declared")]
-    UndeclaredOperation {
-        /// The operation's name.
-        name: String,
     },
 }
 
@@ -141,48 +78,67 @@ impl From<DecodeError> for Fault {
 }
 
 impl Fault {
-    /// Puts `segment` in front of the location of a shape or validation error as it travels out
+    /// Puts `segment` in front of the location of an invalid-content error as it travels out
     /// of a nested reader.
     pub(crate) fn within(mut self, segment: Segment) -> Self {
-        match &mut *self.0 {
-            DecodeError::Shape { location, .. } => location.push_front(segment),
-            DecodeError::Invalid(error) => error.location.push_front(segment),
-            _ => {}
+        if let DecodeError::Invalid(error) = &mut *self.0 {
+            error.location.push_front(segment);
         }
         self
     }
 }
 
 impl DecodeError {
-    /// A shape error at the current position, for the decoders to place.
-    pub(crate) fn shape(kind: ShapeErrorKind) -> Fault {
-        Fault::from(Self::Shape {
-            location: Location::default(),
-            kind,
-        })
-    }
-
-    pub(crate) fn duplicate() -> Fault {
-        Self::shape(ShapeErrorKind::DuplicateMember)
-    }
-
-    /// A value that does not fit its type, reported as validation would report it.
+    /// Invalid content at the current position, for the decoders to place.
+    #[cold]
     pub(crate) fn invalid(kind: ValidationErrorKind) -> Fault {
         Fault::from(Self::Invalid(ValidationError::new(kind)))
     }
 
-    /// The location of a shape or validation error, if the error has one.
+    /// Member `name` appears twice.
+    #[cold]
+    pub(crate) fn duplicate(name: &str) -> Fault {
+        Self::invalid(ValidationErrorKind::DuplicateMember {
+            name: name.to_owned(),
+        })
+        .within(Segment::key(name))
+    }
+
+    /// Member `name` is not one the shape has.
+    #[cold]
+    pub(crate) fn unknown_member(name: &str) -> Fault {
+        Self::invalid(ValidationErrorKind::UnknownMember {
+            name: name.to_owned(),
+        })
+        .within(Segment::key(name))
+    }
+
+    /// A JSON value of type `found` where `expected` was needed.
+    #[cold]
+    pub(crate) fn mismatch(expected: &'static str, found: &'static str) -> Fault {
+        Self::invalid(ValidationErrorKind::TypeMismatch { expected, found })
+    }
+
+    /// The location of an invalid-content error, if the error is one.
     pub fn location(&self) -> Option<&Location> {
         match self {
-            Self::Shape { location, .. } => Some(location),
             Self::Invalid(error) => Some(&error.location),
+            _ => None,
+        }
+    }
+
+    /// What is wrong with the content, if the error is about content.
+    pub fn invalid_kind(&self) -> Option<&ValidationErrorKind> {
+        match self {
+            Self::Invalid(error) => Some(&error.kind),
             _ => None,
         }
     }
 }
 
 /// Why a value could not be encoded.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EncodeError {
     /// The value is invalid: encoders validate before they write.
     #[error("invalid value: {0}")]

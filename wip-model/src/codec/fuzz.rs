@@ -17,7 +17,7 @@ use crate::error_code::ProtocolInteraction;
 use crate::interaction::{
     CallOperationRequest, FetchInterfaceRequest, ObserveRequest, ProtocolResult,
 };
-use crate::{InterfaceDescriptor, InterfaceName, InterfaceReference, Path};
+use crate::{InterfaceName, InterfaceReference, Path, ValidDescriptor};
 
 /// A descriptor with every kind of type, for reading call bodies.
 const DESCRIPTOR: &str = r#"{"format":"wip-interface/1","types":[
@@ -53,7 +53,7 @@ const CALL: &str = r#"{"target":{"path":"/a"},"interface":{"reference":{"scope":
 /// written body decodes to the same value.
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
-    static FIXTURES: OnceLock<(InterfaceDescriptor, CallOperationRequest)> = OnceLock::new();
+    static FIXTURES: OnceLock<(ValidDescriptor, CallOperationRequest)> = OnceLock::new();
     let limits = Limits::default();
     let (descriptor, call) = FIXTURES.get_or_init(|| {
         let descriptor = decode_descriptor(DESCRIPTOR.as_bytes(), &limits)

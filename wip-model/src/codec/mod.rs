@@ -22,17 +22,17 @@
 //! client's transport, not here.
 
 mod base64;
-mod de;
-mod en;
+pub(crate) mod de;
+pub(crate) mod en;
 mod error;
 mod fuzz;
-mod limits;
+pub(crate) mod limits;
 mod names;
 mod reader;
 mod scan;
 
 pub use self::base64::base64_encode;
-pub use error::{DecodeError, EncodeError, ShapeErrorKind};
+pub use error::{DecodeError, EncodeError};
 pub use fuzz::fuzz_decode;
 pub use limits::{Limits, LimitsError, MAX_NESTING_CAP};
 
@@ -47,10 +47,10 @@ use crate::interaction::{
     FetchInterfaceResponse, ObserveRequest, ObserveResponse, ProtocolResult,
 };
 use crate::object::Object;
+use crate::valid_descriptor::ValidDescriptor;
 use crate::validate::{
-    Resolver, Segment, ValidationError, ValidationErrorKind, validate_call_request,
-    validate_descriptor, validate_fetch_response, validate_object, validate_observe_response,
-    validate_result,
+    Segment, ValidationError, ValidationErrorKind, validate_call_request, validate_fetch_response,
+    validate_object, validate_observe_response, validate_result,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -134,8 +134,8 @@ pub fn decode_fetch_interface_request(
     decode_body(body, Side::Request, limits, de::fetch_request)
 }
 
-/// Encodes a fetch_interface response body after checking it against the request (same
-/// reference, valid descriptor). The format is written as given.
+/// Encodes a fetch_interface response body after checking it against the request (the same
+/// reference; the descriptor is valid by its type). The format is written as given.
 pub fn encode_fetch_interface_response(
     request: &FetchInterfaceRequest,
     response: &FetchInterfaceResponse,
@@ -150,9 +150,9 @@ pub fn encode_fetch_interface_response(
 /// Decodes a fetch_interface response body.
 ///
 /// The members are checked in full, the reference must equal the request's, and a
-/// `wip-interface/1` descriptor must be valid. A descriptor of any other format is only checked
-/// for well-formed JSON; after all other checks pass it gives
-/// [`DecodeError::UnsupportedDescriptorFormat`].
+/// `wip-interface/1` descriptor must be valid; it comes back as a [`ValidDescriptor`], ready
+/// for the calls through it. A descriptor of any other format is only checked for well-formed
+/// JSON; after all other checks pass it gives [`DecodeError::UnsupportedDescriptorFormat`].
 pub fn decode_fetch_interface_response(
     request: &FetchInterfaceRequest,
     body: &[u8],
@@ -186,15 +186,37 @@ pub fn decode_fetch_interface_result(
 
 fn check_fetch_response(
     request: &FetchInterfaceRequest,
-    response: FetchInterfaceResponse,
+    response: de::FetchResponseParts,
 ) -> Result<FetchInterfaceResponse, DecodeError> {
-    validate_fetch_response(request, &response)?;
-    if response.descriptor.format != INTERFACE_FORMAT_V1 {
+    let de::FetchResponseParts {
+        interface,
+        scope_ref,
+        descriptor,
+        validator,
+    } = response;
+    if interface != request.interface {
+        return Err(
+            ValidationError::new(ValidationErrorKind::InterfaceResponseMismatch {
+                requested: request.interface.clone(),
+                returned: interface,
+            })
+            .within(Segment::member("interface"))
+            .into(),
+        );
+    }
+    let descriptor = ValidDescriptor::new(descriptor)
+        .map_err(|error| error.within(Segment::member("descriptor")))?;
+    if descriptor.format != INTERFACE_FORMAT_V1 {
         return Err(DecodeError::UnsupportedDescriptorFormat {
-            format: response.descriptor.format,
+            format: descriptor.format.clone(),
         });
     }
-    Ok(response)
+    Ok(FetchInterfaceResponse {
+        interface,
+        scope_ref,
+        descriptor,
+        validator,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,11 +225,10 @@ fn check_fetch_response(
 /// Encodes a call_operation request body after checking the arguments against the descriptor.
 pub fn encode_call_operation_request(
     request: &CallOperationRequest,
-    descriptor: &InterfaceDescriptor,
+    descriptor: &ValidDescriptor,
     limits: &Limits,
 ) -> Result<Vec<u8>, EncodeError> {
-    let resolver = Resolver::new(descriptor).map_err(at_descriptor)?;
-    validate_call_request(&resolver, request)?;
+    validate_call_request(descriptor, request)?;
     write(Side::Request, limits, 256, |w| en::call_request(w, request))
 }
 
@@ -225,14 +246,13 @@ pub fn decode_call_operation_metadata(
 /// declared and the arguments must fit its parameters.
 pub fn decode_call_operation_request(
     body: &[u8],
-    descriptor: &InterfaceDescriptor,
+    descriptor: &ValidDescriptor,
     limits: &Limits,
 ) -> Result<CallOperationRequest, DecodeError> {
-    let resolver = Resolver::new(descriptor).map_err(DecodeError::UnusableDescriptor)?;
     // Reading arguments against their declared types checks everything value validation checks
     // (the differential tests hold both to wip-http's verdicts), so no second pass follows.
     decode_body(body, Side::Request, limits, |d| {
-        de::call_request(d, &resolver)
+        de::call_request(d, descriptor)
     })
 }
 
@@ -240,12 +260,11 @@ pub fn decode_call_operation_request(
 /// the request's operation.
 pub fn encode_call_operation_response(
     request: &CallOperationRequest,
-    descriptor: &InterfaceDescriptor,
+    descriptor: &ValidDescriptor,
     response: &CallOperationResponse,
     limits: &Limits,
 ) -> Result<Vec<u8>, EncodeError> {
-    let resolver = Resolver::new(descriptor).map_err(at_descriptor)?;
-    validate_result(&resolver, &request.operation, &response.result)
+    validate_result(descriptor, &request.operation, &response.result)
         .map_err(|error| error.within(Segment::member("result")))?;
     write(Side::Response, limits, 256, |w| {
         en::call_response(w, response)
@@ -256,12 +275,11 @@ pub fn encode_call_operation_response(
 /// operation in `descriptor`, the descriptor the call was built with.
 pub fn decode_call_operation_response(
     request: &CallOperationRequest,
-    descriptor: &InterfaceDescriptor,
+    descriptor: &ValidDescriptor,
     body: &[u8],
     limits: &Limits,
 ) -> Result<CallOperationResponse, DecodeError> {
-    let resolver = Resolver::new(descriptor).map_err(DecodeError::UnusableDescriptor)?;
-    let shape = call_response_shape(&resolver, request)?;
+    let shape = call_response_shape(descriptor, request)?;
     // The result is read against its declared type, which checks it as validation would.
     decode_body(body, Side::Response, limits, |d| {
         de::call_response(d, shape)
@@ -271,12 +289,11 @@ pub fn decode_call_operation_response(
 /// Decodes a call_operation response body that may be a success body or an error envelope.
 pub fn decode_call_operation_result(
     request: &CallOperationRequest,
-    descriptor: &InterfaceDescriptor,
+    descriptor: &ValidDescriptor,
     body: &[u8],
     limits: &Limits,
 ) -> Result<ProtocolResult<CallOperationResponse>, DecodeError> {
-    let resolver = Resolver::new(descriptor).map_err(DecodeError::UnusableDescriptor)?;
-    let shape = call_response_shape(&resolver, request)?;
+    let shape = call_response_shape(descriptor, request)?;
     decode_body(body, Side::Response, limits, |d| {
         de::result(
             d,
@@ -288,10 +305,10 @@ pub fn decode_call_operation_result(
 }
 
 fn call_response_shape<'r>(
-    resolver: &'r Resolver<'r>,
+    descriptor: &'r ValidDescriptor,
     request: &CallOperationRequest,
 ) -> Result<CallResponseShape<'r>, DecodeError> {
-    let Some(operation) = resolver.descriptor().operation(&request.operation) else {
+    let Some(operation) = descriptor.operation(&request.operation) else {
         return Err(DecodeError::UnusableDescriptor(ValidationError::new(
             ValidationErrorKind::UnknownOperation {
                 name: request.operation.clone(),
@@ -299,7 +316,7 @@ fn call_response_shape<'r>(
         )));
     };
     Ok(CallResponseShape {
-        resolver,
+        descriptor,
         operation,
     })
 }
@@ -351,12 +368,11 @@ pub fn decode_object(body: &[u8], limits: &Limits) -> Result<Object, DecodeError
     Ok(object)
 }
 
-/// Encodes a descriptor's wire JSON after [`validate_descriptor`]; response byte limit.
+/// Encodes a descriptor's wire JSON (valid by its type); response byte limit.
 pub fn encode_descriptor(
-    descriptor: &InterfaceDescriptor,
+    descriptor: &ValidDescriptor,
     limits: &Limits,
 ) -> Result<Vec<u8>, EncodeError> {
-    validate_descriptor(descriptor)?;
     write(Side::Response, limits, 1024, |w| {
         en::descriptor(w, descriptor)
     })
@@ -364,22 +380,19 @@ pub fn encode_descriptor(
 
 /// Decodes a descriptor's wire JSON (as inside a fetch response) and validates it. A format
 /// other than `wip-interface/1` gives [`DecodeError::UnsupportedDescriptorFormat`].
-pub fn decode_descriptor(body: &[u8], limits: &Limits) -> Result<InterfaceDescriptor, DecodeError> {
-    let descriptor = decode_body(body, Side::Response, limits, de::descriptor_member)?;
-    validate_descriptor(&descriptor)?;
+pub fn decode_descriptor(body: &[u8], limits: &Limits) -> Result<ValidDescriptor, DecodeError> {
+    let descriptor: InterfaceDescriptor =
+        decode_body(body, Side::Response, limits, de::descriptor_member)?;
+    let descriptor = ValidDescriptor::new(descriptor)?;
     if descriptor.format != INTERFACE_FORMAT_V1 {
         return Err(DecodeError::UnsupportedDescriptorFormat {
-            format: descriptor.format,
+            format: descriptor.format.clone(),
         });
     }
     Ok(descriptor)
 }
 
 // ---------------------------------------------------------------------------------------------
-
-fn at_descriptor(error: ValidationError) -> EncodeError {
-    EncodeError::Invalid(error.within(Segment::member("descriptor")))
-}
 
 /// Runs an encoder, then applies the byte limit of `side`.
 fn write(

@@ -8,6 +8,7 @@
 //! whitespace. Strings come back borrowed unless they hold escapes.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use super::error::{DecodeError, Fault};
 use super::names::{Found, Names, WINDOW};
@@ -311,10 +312,7 @@ impl<'a> Reader<'a> {
         }
         let name = self.string()?;
         let Some(index) = names.position(&name) else {
-            return Err(
-                DecodeError::shape(super::error::ShapeErrorKind::UnknownMember)
-                    .within(crate::validate::Segment::key(&name)),
-            );
+            return Err(DecodeError::unknown_member(&name));
         };
         self.member_colon()?;
         Ok(Some(names.found(index)))
@@ -567,6 +565,21 @@ impl<'a> Reader<'a> {
     /// Reads past one value of any type, checking its syntax and nesting. With
     /// `refuse_duplicates`, objects inside it must not repeat a member name either.
     pub(crate) fn skip(&mut self, refuse_duplicates: bool) -> Read<()> {
+        self.skip_noting(refuse_duplicates, None)
+    }
+
+    /// [`Self::skip`], noting for every object inside the value that has a `$case` member where
+    /// that member's value starts, keyed by the object's [`Self::position`] after its `{`: a
+    /// union read later from these bytes then finds its case without reading ahead again.
+    pub(crate) fn skip_noting_cases(&mut self, cases: &mut HashMap<usize, usize>) -> Read<()> {
+        self.skip_noting(false, Some(cases))
+    }
+
+    fn skip_noting(
+        &mut self,
+        refuse_duplicates: bool,
+        mut cases: Option<&mut HashMap<usize, usize>>,
+    ) -> Read<()> {
         match self.peek()? {
             Kind::Null => self.null(),
             Kind::Boolean => self.boolean().map(drop),
@@ -576,7 +589,7 @@ impl<'a> Reader<'a> {
                 self.begin_array()?;
                 let mut index = 0;
                 while self.next_item()? {
-                    self.skip(refuse_duplicates)
+                    self.skip_noting(refuse_duplicates, cases.as_deref_mut())
                         .map_err(|error| error.within(crate::validate::Segment::Index(index)))?;
                     index += 1;
                 }
@@ -584,19 +597,30 @@ impl<'a> Reader<'a> {
             }
             Kind::Object => {
                 self.begin_object()?;
+                let start = self.pos;
                 let mut seen = std::collections::HashSet::new();
                 while let Some(name) = self.next_key()? {
                     if refuse_duplicates && !seen.insert(name.clone()) {
-                        return Err(
-                            DecodeError::duplicate().within(crate::validate::Segment::key(&name))
-                        );
+                        return Err(DecodeError::duplicate(&name));
                     }
-                    self.skip(refuse_duplicates)
+                    if let Some(cases) = cases.as_deref_mut()
+                        && name == crate::value::UNION_CASE_FIELD
+                    {
+                        let (value_start, _) = self.mark();
+                        cases.entry(start).or_insert(value_start);
+                    }
+                    self.skip_noting(refuse_duplicates, cases.as_deref_mut())
                         .map_err(|error| error.within(crate::validate::Segment::key(&name)))?;
                 }
                 Ok(())
             }
         }
+    }
+
+    /// The byte offset the reader is at, whitespace not skipped: right after `{` when an object
+    /// was just opened.
+    pub(crate) fn position(&self) -> usize {
+        self.pos
     }
 }
 

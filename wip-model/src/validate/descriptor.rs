@@ -1,4 +1,4 @@
-//! Checks of Interface Descriptors (wire-v1 §2.4) and resolution of named types.
+//! Checks of Interface Descriptors (wire-v1 §2.4).
 
 use std::collections::HashMap;
 
@@ -7,56 +7,9 @@ use super::{
     first_repeat,
 };
 use crate::descriptor::{InterfaceDescriptor, TypeExpr};
+use crate::text::Str;
 
 type Result<T = ()> = std::result::Result<T, ValidationError>;
-
-/// A validated descriptor with an index of its named types, for checking and converting values.
-///
-/// Built by [`Resolver::new`], which validates the descriptor; named types then always resolve
-/// and never form a cycle, so following them terminates.
-#[derive(Debug)]
-pub struct Resolver<'a> {
-    descriptor: &'a InterfaceDescriptor,
-    types: HashMap<&'a str, &'a TypeExpr>,
-}
-
-impl<'a> Resolver<'a> {
-    /// Validates `descriptor` and indexes its type declarations.
-    pub fn new(descriptor: &'a InterfaceDescriptor) -> Result<Self> {
-        validate_descriptor(descriptor)?;
-        let types = descriptor
-            .types
-            .iter()
-            .map(|declaration| (declaration.name.as_str(), &declaration.definition))
-            .collect();
-        Ok(Self { descriptor, types })
-    }
-
-    /// The descriptor.
-    pub fn descriptor(&self) -> &'a InterfaceDescriptor {
-        self.descriptor
-    }
-
-    /// Follows `Named` references (alias chains included) to a structural type.
-    pub fn resolve<'t>(&self, mut ty: &'t TypeExpr) -> &'t TypeExpr
-    where
-        'a: 't,
-    {
-        while let TypeExpr::Named { name } = ty {
-            // Validation guarantees that every name resolves and that chains are acyclic.
-            match self.types.get(name.as_str()) {
-                Some(next) => ty = next,
-                None => break,
-            }
-        }
-        ty
-    }
-
-    /// Whether `null` is a valid wire value of `ty`: unit, json, or an alias of either.
-    pub fn takes_null(&self, ty: &TypeExpr) -> bool {
-        matches!(self.resolve(ty), TypeExpr::Unit | TypeExpr::Json)
-    }
-}
 
 /// Checks a descriptor: unique names in every namespace, every named type declared, and no cycle
 /// among named types (v1 has no recursive types). The format is not checked.
@@ -144,10 +97,10 @@ impl<'a> TypeNames<'a> {
     }
 }
 
-fn duplicate(namespace: NameNamespace, name: &str) -> ValidationError {
+fn duplicate(namespace: NameNamespace, name: &Str) -> ValidationError {
     ValidationError::new(ValidationErrorKind::DuplicateName {
         namespace,
-        name: name.to_owned(),
+        name: name.clone(),
     })
 }
 
@@ -159,7 +112,7 @@ fn walk(ty: &TypeExpr, type_names: &TypeNames<'_>, depth: usize) -> Result {
     match ty {
         TypeExpr::Named { name } if !type_names.contains(name.as_str()) => {
             Err(ValidationError::new(ValidationErrorKind::UnknownType {
-                name: name.to_string(),
+                name: name.clone(),
             }))
         }
         TypeExpr::Record { fields } => {
@@ -261,11 +214,11 @@ fn check_cycles(descriptor: &InterfaceDescriptor) -> Result {
                         .iter()
                         .position(|&(member, _)| member == target)
                         .unwrap_or(0);
-                    let mut cycle: Vec<String> = stack[from..]
+                    let mut cycle: Vec<Str> = stack[from..]
                         .iter()
-                        .map(|&(member, _)| descriptor.types[member].name.to_string())
+                        .map(|&(member, _)| descriptor.types[member].name.clone())
                         .collect();
-                    cycle.push(descriptor.types[target].name.to_string());
+                    cycle.push(descriptor.types[target].name.clone());
                     return Err(
                         ValidationError::new(ValidationErrorKind::RecursiveType { cycle })
                             .within(Segment::Index(start))

@@ -1,8 +1,6 @@
 //! Checks of Objects, observe trees and fetch responses (wire-v1 §2.2, §2.3, §2.7, §2.8).
 
-use super::{
-    NameNamespace, Segment, ValidationError, ValidationErrorKind, first_repeat, validate_descriptor,
-};
+use super::{NameNamespace, Segment, ValidationError, ValidationErrorKind, first_repeat};
 use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
 use crate::object::{Object, ObjectObservation};
 use crate::path::{Path, check_child_name, is_ancestor_or_self};
@@ -36,8 +34,8 @@ fn validate_object_at(object: &Object, path: &str, expected_name: &str) -> Resul
         if !is_ancestor_or_self(reference.scope().as_str(), path) {
             return Err(
                 ValidationError::new(ValidationErrorKind::InterfaceScopeMismatch {
-                    scope: reference.scope().as_str().to_owned(),
-                    path: path.to_owned(),
+                    scope: reference.scope().clone(),
+                    path: Path::from_canonical(path),
                 })
                 .within(Segment::Index(index))
                 .within(Segment::member("interfaces")),
@@ -47,8 +45,8 @@ fn validate_object_at(object: &Object, path: &str, expected_name: &str) -> Resul
     if object.name != expected_name {
         return Err(
             ValidationError::new(ValidationErrorKind::ObjectNameMismatch {
-                expected: expected_name.to_owned(),
-                actual: object.name.to_string(),
+                expected: expected_name.into(),
+                actual: object.name.clone(),
             })
             .within(Segment::member("name")),
         );
@@ -129,7 +127,7 @@ fn validate_node(
     if let Some(index) = first_repeat(children, |child| child.object.name.as_str()) {
         return Err(ValidationError::new(ValidationErrorKind::DuplicateName {
             namespace: NameNamespace::ChildObject,
-            name: children[index].object.name.to_string(),
+            name: children[index].object.name.clone(),
         })
         .within(Segment::Index(index))
         .within(Segment::member("children")));
@@ -151,8 +149,8 @@ fn validate_node(
     Ok(())
 }
 
-/// Checks a fetch response against its request (wire-v1 §2.8): the same reference and a valid
-/// descriptor. The descriptor format is not checked here; see
+/// Checks a fetch response against its request (wire-v1 §2.8): the same reference. The
+/// descriptor is valid by its type; its format is not checked here, see
 /// [`decode_fetch_interface_response`](crate::codec::decode_fetch_interface_response).
 pub fn validate_fetch_response(
     request: &FetchInterfaceRequest,
@@ -167,8 +165,6 @@ pub fn validate_fetch_response(
             .within(Segment::member("interface")),
         );
     }
-    validate_descriptor(&response.descriptor)
-        .map_err(|error| error.within(Segment::member("descriptor")))?;
     Ok(())
 }
 

@@ -2,10 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use super::{MAX_VALIDATION_DEPTH, Resolver, Segment, ValidationError, ValidationErrorKind};
-use crate::descriptor::{InterfaceDescriptor, OperationDeclaration, TypeExpr};
+use super::{MAX_VALIDATION_DEPTH, Segment, ValidationError, ValidationErrorKind};
+use crate::descriptor::{Declared, OperationDeclaration, TypeExpr, UnionCase};
 use crate::interaction::CallOperationRequest;
 use crate::path::check_path;
+use crate::valid_descriptor::ValidDescriptor;
 use crate::value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value,
 };
@@ -16,31 +17,32 @@ fn fail(kind: ValidationErrorKind) -> Result {
     Err(ValidationError::new(kind))
 }
 
-/// Checks `value` against `ty`, resolving named types through `resolver`.
+/// Checks `value` against `ty`, resolving named types through `descriptor`.
 ///
 /// ```
-/// use wip_model::validate::{Resolver, validate_value};
-/// use wip_model::{InterfaceDescriptor, TypeExpr, Value, INTERFACE_FORMAT_V1};
+/// use wip_model::validate::validate_value;
+/// use wip_model::{InterfaceDescriptor, TypeExpr, ValidDescriptor, Value, INTERFACE_FORMAT_V1};
 ///
-/// let descriptor = InterfaceDescriptor {
+/// let descriptor = ValidDescriptor::new(InterfaceDescriptor {
 ///     format: INTERFACE_FORMAT_V1.into(),
 ///     documentation: None,
 ///     types: vec![],
 ///     operations: vec![],
-/// };
-/// let resolver = Resolver::new(&descriptor)?;
-/// assert!(validate_value(&resolver, &TypeExpr::Number, &Value::Number(2.5)).is_ok());
+/// })?;
+/// assert!(validate_value(&descriptor, &TypeExpr::Number, &Value::Number(2.5)).is_ok());
 /// // An integer is not a number: send Value::Number.
-/// assert!(validate_value(&resolver, &TypeExpr::Number, &Value::Integer(2)).is_err());
+/// assert!(validate_value(&descriptor, &TypeExpr::Number, &Value::Integer(2)).is_err());
 /// # Ok::<(), wip_model::validate::ValidationError>(())
 /// ```
-pub fn validate_value(resolver: &Resolver<'_>, ty: &TypeExpr, value: &Value) -> Result {
-    check(resolver, ty, value)
+pub fn validate_value(descriptor: &ValidDescriptor, ty: &TypeExpr, value: &Value) -> Result {
+    check(descriptor, ty, value, 0)
 }
 
-fn check(resolver: &Resolver<'_>, ty: &TypeExpr, value: &Value) -> Result {
-    let ty = resolver.resolve(ty);
-    let mismatch = || fail(ValidationErrorKind::mismatch(ty, value.kind()));
+fn check(descriptor: &ValidDescriptor, ty: &TypeExpr, value: &Value, depth: usize) -> Result {
+    if depth > MAX_VALIDATION_DEPTH {
+        return fail(ValidationErrorKind::TooDeep);
+    }
+    let ty = descriptor.resolve(ty);
     match (ty, value) {
         (TypeExpr::Unit, Value::Unit)
         | (TypeExpr::Boolean, Value::Boolean(_))
@@ -48,74 +50,89 @@ fn check(resolver: &Resolver<'_>, ty: &TypeExpr, value: &Value) -> Result {
         | (TypeExpr::Bytes, Value::Bytes(_)) => Ok(()),
         (TypeExpr::Integer, Value::Integer(integer)) => check_integer(*integer),
         (TypeExpr::Number, Value::Number(number)) => check_number(*number),
-        (TypeExpr::Json, _) => check_json(value, 0),
+        (TypeExpr::Json, _) => check_json(value, depth),
         (TypeExpr::Entry, Value::String(path)) => {
             check_path(path).or_else(|error| fail(ValidationErrorKind::InvalidPath(error)))
         }
         (TypeExpr::Enum { cases }, Value::String(name)) => {
-            if cases.iter().any(|case| case.name == *name) {
+            if descriptor.find(cases, name).is_some() {
                 return Ok(());
             }
             fail(ValidationErrorKind::UnknownCase { name: name.clone() })
         }
         (TypeExpr::List { items }, Value::List(values)) => {
             for (index, item) in values.iter().enumerate() {
-                check(resolver, items, item)
+                check(descriptor, items, item, depth + 1)
                     .map_err(|error| error.within(Segment::Index(index)))?;
             }
             Ok(())
         }
         (TypeExpr::Record { fields }, Value::Record(members)) => {
-            for name in members.keys() {
-                if !fields.iter().any(|field| field.name == *name) {
-                    return fail(ValidationErrorKind::UnknownField { name: name.clone() });
-                }
-            }
-            for field in fields {
-                match members.get(field.name.as_str()) {
-                    Some(member) => check(resolver, &field.ty, member)
-                        .map_err(|error| error.within(Segment::key(&field.name)))?,
-                    None if field.required => {
-                        return fail(ValidationErrorKind::MissingField {
-                            name: field.name.to_string(),
-                        });
-                    }
-                    None => {}
-                }
-            }
-            Ok(())
+            check_members(descriptor, fields, members, depth)
         }
         (TypeExpr::Union { cases }, Value::Record(members)) => {
-            check_union(resolver, cases, members)
+            check_union(descriptor, cases, members, depth)
         }
-        _ => mismatch(),
+        _ => fail(ValidationErrorKind::value_mismatch(ty, value.kind())),
     }
 }
 
-fn check_union(
-    resolver: &Resolver<'_>,
-    cases: &[crate::descriptor::UnionCase],
+/// Checks the members of a record, or the arguments of an operation, against their
+/// declarations: every member declared, with a fitting value; every required one present. Keys
+/// are checked first, in sorted order, as wire-v1 §2.5 says.
+fn check_members<D: Declared>(
+    descriptor: &ValidDescriptor,
+    declared: &[D],
     members: &BTreeMap<String, Value>,
+    depth: usize,
+) -> Result {
+    let mut found = Vec::with_capacity(members.len());
+    for (name, member) in members {
+        let Some(declaration) = descriptor.find(declared, name) else {
+            return fail(ValidationErrorKind::UnknownMember { name: name.clone() });
+        };
+        found.push((name, declaration, member));
+    }
+    for (name, declaration, member) in found {
+        check(descriptor, declaration.ty(), member, depth + 1)
+            .map_err(|error| error.within(Segment::key(name)))?;
+    }
+    if let Some(missing) = declared
+        .iter()
+        .find(|declaration| declaration.required() && !members.contains_key(declaration.name()))
+    {
+        return fail(ValidationErrorKind::MissingMember {
+            name: missing.name().to_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn check_union(
+    descriptor: &ValidDescriptor,
+    cases: &[UnionCase],
+    members: &BTreeMap<String, Value>,
+    depth: usize,
 ) -> Result {
     if let Some(name) = members
         .keys()
         .find(|name| *name != UNION_CASE_FIELD && *name != UNION_VALUE_FIELD)
     {
-        return fail(ValidationErrorKind::UnknownField { name: name.clone() });
+        return fail(ValidationErrorKind::UnknownMember { name: name.clone() });
     }
     let Some(case_name) = members.get(UNION_CASE_FIELD) else {
-        return fail(ValidationErrorKind::MissingField {
+        return fail(ValidationErrorKind::MissingMember {
             name: UNION_CASE_FIELD.to_owned(),
         });
     };
     let Value::String(case_name) = case_name else {
         return Err(ValidationError::new(ValidationErrorKind::TypeMismatch {
-            expected: "string",
-            actual: case_name.kind(),
+            expected: "a string",
+            found: case_name.kind().described(),
         })
         .within(Segment::member(UNION_CASE_FIELD)));
     };
-    let Some(case) = cases.iter().find(|case| case.name == *case_name) else {
+    let Some(case) = descriptor.find(cases, case_name) else {
         return Err(ValidationError::new(ValidationErrorKind::UnknownCase {
             name: case_name.clone(),
         })
@@ -125,7 +142,7 @@ fn check_union(
         (None, None) => Ok(()),
         (None, Some(_)) => fail(ValidationErrorKind::UnexpectedUnionPayload),
         (Some(_), None) => fail(ValidationErrorKind::MissingUnionPayload),
-        (Some(payload), Some(value)) => check(resolver, payload, value)
+        (Some(payload), Some(value)) => check(descriptor, payload, value, depth + 1)
             .map_err(|error| error.within(Segment::member(UNION_VALUE_FIELD))),
     }
 }
@@ -134,7 +151,11 @@ fn check_integer(integer: i64) -> Result {
     if (MIN_SAFE_INTEGER..=MAX_SAFE_INTEGER).contains(&integer) {
         return Ok(());
     }
-    fail(ValidationErrorKind::IntegerOutOfRange { value: integer })
+    fail(ValidationErrorKind::IntegerOutOfRange {
+        value: integer.to_string(),
+        min: MIN_SAFE_INTEGER,
+        max: MAX_SAFE_INTEGER,
+    })
 }
 
 fn check_number(number: f64) -> Result {
@@ -170,7 +191,7 @@ fn check_json(value: &Value, depth: usize) -> Result {
 
 /// Finds operation `name` or reports [`ValidationErrorKind::UnknownOperation`].
 pub(crate) fn find_operation<'d>(
-    descriptor: &'d InterfaceDescriptor,
+    descriptor: &'d ValidDescriptor,
     name: &str,
 ) -> Result<&'d OperationDeclaration> {
     descriptor.operation(name).ok_or_else(|| {
@@ -180,41 +201,32 @@ pub(crate) fn find_operation<'d>(
     })
 }
 
-/// Checks call arguments against operation `operation` of the resolver's descriptor: every
-/// argument a declared parameter with a fitting value, every required parameter present.
+/// Checks call arguments against operation `operation` of `descriptor`: every argument a
+/// declared parameter with a fitting value, every required parameter present. An argument is a
+/// member of the `arguments` object, so its mistakes are reported as member mistakes.
 pub fn validate_arguments(
-    resolver: &Resolver<'_>,
+    descriptor: &ValidDescriptor,
     operation: &str,
     arguments: &BTreeMap<String, Value>,
 ) -> Result {
-    let declaration = find_operation(resolver.descriptor(), operation)?;
-    for (name, value) in arguments {
-        let Some(parameter) = declaration.parameter(name) else {
-            return fail(ValidationErrorKind::UnknownParameter { name: name.clone() });
-        };
-        check(resolver, &parameter.ty, value).map_err(|error| error.within(Segment::key(name)))?;
-    }
-    for parameter in &declaration.parameters {
-        if parameter.required && !arguments.contains_key(parameter.name.as_str()) {
-            return fail(ValidationErrorKind::MissingParameter {
-                name: parameter.name.to_string(),
-            });
-        }
-    }
-    Ok(())
+    let declaration = find_operation(descriptor, operation)?;
+    check_members(descriptor, &declaration.parameters, arguments, 0)
 }
 
 /// Checks a call result against the return type of `operation`.
-pub fn validate_result(resolver: &Resolver<'_>, operation: &str, result: &Value) -> Result {
-    let declaration = find_operation(resolver.descriptor(), operation)?;
-    check(resolver, &declaration.returns.ty, result)
+pub fn validate_result(descriptor: &ValidDescriptor, operation: &str, result: &Value) -> Result {
+    let declaration = find_operation(descriptor, operation)?;
+    check(descriptor, &declaration.returns.ty, result, 0)
 }
 
 /// Checks a whole call request against the descriptor of its interface.
 ///
 /// The request's shape (a canonical target path, a well-formed reference) holds by construction;
 /// scope ancestry is deliberately not checked, since a Host reports that as `interface_mismatch`.
-pub fn validate_call_request(resolver: &Resolver<'_>, request: &CallOperationRequest) -> Result {
-    validate_arguments(resolver, &request.operation, &request.arguments)
+pub fn validate_call_request(
+    descriptor: &ValidDescriptor,
+    request: &CallOperationRequest,
+) -> Result {
+    validate_arguments(descriptor, &request.operation, &request.arguments)
         .map_err(|error| error.within(Segment::member("arguments")))
 }

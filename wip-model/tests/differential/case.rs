@@ -6,7 +6,7 @@ use wip_model::codec::{self, DecodeError, Limits};
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
     InterfaceDescriptor, ObserveRequest, ObserveResponse, ProtocolError, ProtocolInteraction,
-    ProtocolResult, arbitrary,
+    ProtocolResult, ValidDescriptor, arbitrary,
 };
 
 use crate::peer::{Peer, Refusal};
@@ -18,12 +18,8 @@ pub(crate) enum Case {
     ObserveResponse(ObserveRequest, ObserveResponse),
     FetchRequest(FetchInterfaceRequest),
     FetchResponse(FetchInterfaceRequest, FetchInterfaceResponse),
-    CallRequest(InterfaceDescriptor, CallOperationRequest),
-    CallResponse(
-        InterfaceDescriptor,
-        CallOperationRequest,
-        CallOperationResponse,
-    ),
+    CallRequest(ValidDescriptor, CallOperationRequest),
+    CallResponse(ValidDescriptor, CallOperationRequest, CallOperationResponse),
     Error(ProtocolInteraction, ProtocolError),
 }
 
@@ -80,7 +76,7 @@ pub(crate) fn any_case() -> impl Strategy<Value = Case> {
 }
 
 /// A request every error envelope test can use for the decoders that need one.
-pub(crate) fn ping() -> (InterfaceDescriptor, CallOperationRequest) {
+pub(crate) fn ping() -> (ValidDescriptor, CallOperationRequest) {
     let descriptor = InterfaceDescriptor {
         format: wip_model::INTERFACE_FORMAT_V1.to_owned(),
         documentation: None,
@@ -112,6 +108,7 @@ pub(crate) fn ping() -> (InterfaceDescriptor, CallOperationRequest) {
         operation: "ping".to_owned(),
         arguments: Default::default(),
     };
+    let descriptor = ValidDescriptor::new(descriptor).expect("the ping descriptor is valid");
     (descriptor, request)
 }
 

@@ -5,8 +5,8 @@ use wip_http::http;
 use wip_http::wip_protocol as up;
 use wip_model::codec::{self, Limits};
 use wip_model::{
-    CallOperationRequest, FetchInterfaceRequest, InterfaceDescriptor, ObserveRequest,
-    ProtocolInteraction,
+    CallOperationRequest, FetchInterfaceRequest, ObserveRequest, ProtocolInteraction,
+    ValidDescriptor,
 };
 
 /// The body of example `$name` from wire-v1 §6.
@@ -121,7 +121,7 @@ pub(crate) fn seeds() -> Vec<Seed<'static>> {
 /// Our decoder, with the catalog descriptor of fetch-resp-2.
 pub(crate) struct Ours {
     limits: Limits,
-    descriptor: InterfaceDescriptor,
+    descriptor: ValidDescriptor,
 }
 
 impl Ours {

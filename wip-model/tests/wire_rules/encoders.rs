@@ -3,7 +3,9 @@
 
 use wip_model::codec::{self, EncodeError};
 use wip_model::validate::ValidationErrorKind as V;
-use wip_model::{CallOperationResponse, FetchInterfaceResponse, ObjectObservation, Value};
+use wip_model::{
+    CallOperationResponse, FetchInterfaceResponse, ObjectObservation, ValidDescriptor, Value,
+};
 
 use crate::fixtures::{catalog, catalog_call, example, fetch, observe, reference};
 use crate::support::{Tally, limits};
@@ -87,12 +89,12 @@ fn call_encoders_validate() {
     check(
         "an unknown argument",
         vec![("item", item(vec![])), ("extra", Value::Unit)],
-        Refused(|k| matches!(k, V::UnknownParameter { .. })),
+        Refused(|k| matches!(k, V::UnknownMember { .. })),
     );
     check(
         "a missing required argument",
         vec![],
-        Refused(|k| matches!(k, V::MissingParameter { .. })),
+        Refused(|k| matches!(k, V::MissingMember { .. })),
     );
     check(
         "an enum value that is no case",
@@ -150,7 +152,7 @@ fn call_encoders_validate() {
         "publish returns a record without ok",
         "publish",
         Value::Record(Default::default()),
-        Refused(|k| matches!(k, V::MissingField { .. })),
+        Refused(|k| matches!(k, V::MissingMember { .. })),
     );
     tally.finish();
 }
@@ -226,27 +228,24 @@ fn response_encoders_validate() {
         result,
         Refused(|k| matches!(k, V::InterfaceResponseMismatch { .. })),
     );
-    let mut duplicated = valid.clone();
-    duplicated
-        .descriptor
-        .types
-        .push(duplicated.descriptor.types[0].clone());
-    let result = codec::encode_fetch_interface_response(&request, &duplicated, &limits);
+    // An invalid descriptor cannot reach an encoder: it never becomes a `ValidDescriptor`.
+    let mut duplicated = valid.descriptor.clone().into_descriptor();
+    duplicated.types.push(duplicated.types[0].clone());
+    let result = ValidDescriptor::new(duplicated)
+        .map(|_| Vec::new())
+        .map_err(EncodeError::from);
     judge(
         &mut tally,
         "a type declared twice",
         result,
         Refused(|k| matches!(k, V::DuplicateName { .. })),
     );
-    let result = codec::encode_descriptor(&duplicated.descriptor, &limits);
-    judge(
-        &mut tally,
-        "a standalone descriptor declaring a type twice",
-        result,
-        Refused(|k| matches!(k, V::DuplicateName { .. })),
-    );
-    let mut future = valid;
-    future.descriptor.format = "wip-interface/2".into();
+    let mut future = valid.descriptor.clone().into_descriptor();
+    future.format = "wip-interface/2".into();
+    let future = FetchInterfaceResponse {
+        descriptor: ValidDescriptor::new(future).unwrap_or_else(|error| panic!("{error}")),
+        ..valid
+    };
     let result = codec::encode_fetch_interface_response(&request, &future, &limits);
     judge(
         &mut tally,

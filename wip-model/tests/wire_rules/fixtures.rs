@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use wip_model::codec::{self, DecodeError, Limits};
 use wip_model::{
-    CallOperationRequest, FetchInterfaceRequest, InterfaceDescriptor, InterfaceName,
-    InterfaceReference, InterfaceTarget, ObserveRequest, Path, ProtocolInteraction, Target,
+    CallOperationRequest, FetchInterfaceRequest, InterfaceName, InterfaceReference,
+    InterfaceTarget, ObserveRequest, Path, ProtocolInteraction, Target, ValidDescriptor,
 };
 
 use crate::support::{limits, quote};
@@ -41,7 +41,7 @@ pub(crate) fn fetch(scope: &str, name: &str) -> FetchInterfaceRequest {
 }
 
 /// The descriptor of fetch-resp-2, which the §6.3 call examples use.
-pub(crate) fn catalog() -> InterfaceDescriptor {
+pub(crate) fn catalog() -> ValidDescriptor {
     let request = fetch("/", "catalog");
     codec::decode_fetch_interface_response(&request, example!("fetch-resp-2"), &limits())
         .unwrap_or_else(|error| panic!("fetch-resp-2 does not decode: {error}"))

@@ -1,14 +1,13 @@
 //! What a row of a wire-rule table expects, and the tally that reports every failing row at once.
 //!
 //! The spec (wire-v1) names errors in wip-http's words (`UnknownField`, `InvalidField`,
-//! `ProtocolValidation(..)`); [`Kind`] maps each of them onto our `DecodeError`, accepting the
-//! shape-level and the validation-level spelling where the spec does not say which layer finds
-//! the problem.
+//! `ProtocolValidation(..)`); [`Kind`] maps each of them onto our one vocabulary, the
+//! `ValidationErrorKind` inside `DecodeError::Invalid`.
 
 use std::fmt::{Debug, Display};
 
 use wip_model::Value;
-use wip_model::codec::{DecodeError, Limits, ShapeErrorKind};
+use wip_model::codec::{DecodeError, Limits};
 use wip_model::validate::{NameNamespace, ValidationErrorKind};
 
 /// What a row expects of a decoder.
@@ -96,50 +95,25 @@ impl Kind {
     /// Whether `error` is an error of this kind.
     pub(crate) fn matches(&self, error: &DecodeError) -> bool {
         use DecodeError as D;
-        use ShapeErrorKind as S;
         use ValidationErrorKind as V;
 
-        let shape = match error {
-            D::Shape { kind, .. } => Some(kind),
-            _ => None,
-        };
-        let invalid = match error {
-            D::Invalid(error) => Some(&error.kind),
-            _ => None,
-        };
+        let invalid = error.invalid_kind();
         match self {
             Self::Any => true,
             Self::TooLarge => matches!(error, D::BodyTooLarge { .. }),
             Self::Json => matches!(error, D::InvalidJson { .. }),
             Self::Nesting => matches!(error, D::NestingTooDeep { .. } | D::InvalidJson { .. }),
             Self::Duplicate => {
-                matches!(shape, Some(S::DuplicateMember)) || matches!(error, D::InvalidJson { .. })
+                matches!(invalid, Some(V::DuplicateMember { .. }))
+                    || matches!(error, D::InvalidJson { .. })
             }
-            Self::Unknown => {
-                matches!(shape, Some(S::UnknownMember))
-                    || matches!(
-                        invalid,
-                        Some(V::UnknownField { .. } | V::UnknownParameter { .. })
-                    )
-            }
-            Self::Missing => {
-                matches!(shape, Some(S::MissingMember { .. }))
-                    || matches!(
-                        invalid,
-                        Some(V::MissingField { .. } | V::MissingParameter { .. })
-                    )
-            }
-            Self::WrongType => {
-                matches!(shape, Some(S::WrongType { .. }))
-                    || matches!(invalid, Some(V::TypeMismatch { .. }))
-            }
-            Self::Null => matches!(shape, Some(S::NullOptionalMember)),
-            Self::Base64 => matches!(shape, Some(S::InvalidBase64)),
-            Self::Path => {
-                matches!(shape, Some(S::InvalidPath(_)))
-                    || matches!(invalid, Some(V::InvalidPath(_)))
-            }
-            Self::EmptyName => matches!(shape, Some(S::EmptyInterfaceName)),
+            Self::Unknown => matches!(invalid, Some(V::UnknownMember { .. })),
+            Self::Missing => matches!(invalid, Some(V::MissingMember { .. })),
+            Self::WrongType => matches!(invalid, Some(V::TypeMismatch { .. })),
+            Self::Null => matches!(invalid, Some(V::NullOptionalMember)),
+            Self::Base64 => matches!(invalid, Some(V::InvalidBase64)),
+            Self::Path => matches!(invalid, Some(V::InvalidPath(_))),
+            Self::EmptyName => matches!(invalid, Some(V::EmptyInterfaceName)),
             Self::ObjectName => matches!(invalid, Some(V::InvalidObjectName(_))),
             Self::NameMismatch => matches!(invalid, Some(V::ObjectNameMismatch { .. })),
             Self::DuplicateInterface => matches!(invalid, Some(V::DuplicateInterface { .. })),
@@ -162,17 +136,11 @@ impl Kind {
                 invalid,
                 Some(V::RecursiveType { cycle }) if cycle == expected
             ),
-            Self::IntegerRange => {
-                matches!(shape, Some(S::IntegerOutOfRange { .. }))
-                    || matches!(invalid, Some(V::IntegerOutOfRange { .. }))
-            }
+            Self::IntegerRange => matches!(invalid, Some(V::IntegerOutOfRange { .. })),
             Self::UnknownCase => matches!(invalid, Some(V::UnknownCase { .. })),
             Self::MissingPayload => matches!(invalid, Some(V::MissingUnionPayload)),
             Self::UnexpectedPayload => matches!(invalid, Some(V::UnexpectedUnionPayload)),
-            Self::UndeclaredOperation => {
-                matches!(shape, Some(S::UndeclaredOperation { .. }))
-                    || matches!(invalid, Some(V::UnknownOperation { .. }))
-            }
+            Self::UndeclaredOperation => matches!(invalid, Some(V::UnknownOperation { .. })),
             Self::ResponseMismatch => {
                 matches!(invalid, Some(V::InterfaceResponseMismatch { .. }))
             }
@@ -182,7 +150,7 @@ impl Kind {
             ),
             Self::UnknownCode => matches!(error, D::UnknownErrorCode { .. }),
             Self::DisallowedCode => matches!(error, D::DisallowedErrorCode { .. }),
-            Self::UnknownTag => matches!(shape, Some(S::UnknownTypeKind { .. })),
+            Self::UnknownTag => matches!(invalid, Some(V::UnknownTypeKind { .. })),
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use wip_model::codec;
-use wip_model::{CallOperationRequest, InterfaceDescriptor, InterfaceTarget, Target, Value};
+use wip_model::{CallOperationRequest, InterfaceTarget, Target, ValidDescriptor, Value};
 
 use crate::fixtures::{call_body, path, reference};
 use crate::support::{
@@ -41,7 +41,7 @@ const DECLARATIONS: &str = r#"[
 
 /// A descriptor whose operation `f` takes a required `v: ty`, `g` an optional `v: ty`, and `r`
 /// returns `ty`.
-fn descriptor(ty: &str) -> InterfaceDescriptor {
+fn descriptor(ty: &str) -> ValidDescriptor {
     let body = format!(
         r#"{{"format":"wip-interface/1","types":{DECLARATIONS},"operations":[
  {{"name":"f","parameters":[{{"name":"v","required":true,"type":{ty}}}],"returns":{{"type":{{"kind":"unit"}}}}}},

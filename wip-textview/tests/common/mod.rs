@@ -77,7 +77,7 @@ impl Case {
         };
         Ok(Self::Interface {
             reference,
-            descriptor,
+            descriptor: descriptor.into(),
             details,
             show,
         })

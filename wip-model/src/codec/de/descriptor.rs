@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use super::{Decoder, Read, required};
-use crate::codec::error::{DecodeError, ShapeErrorKind};
+use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::Kind;
 use crate::descriptor::{
@@ -12,7 +12,7 @@ use crate::descriptor::{
     UnionCase,
 };
 use crate::text::Str;
-use crate::validate::Segment;
+use crate::validate::{Segment, ValidationErrorKind};
 
 /// A descriptor, honouring the format rule: strict for `wip-interface/1`; for any other format
 /// only checked for well-formedness and kept as an empty descriptor with that format.
@@ -69,7 +69,7 @@ fn foreign_descriptor(d: &mut Decoder<'_>) -> Read<InterfaceDescriptor> {
     let mut format = None;
     while let Some(name) = d.json.next_key()? {
         if !seen.insert(name.clone()) {
-            return Err(DecodeError::duplicate().within(Segment::key(&name)));
+            return Err(DecodeError::duplicate(&name));
         }
         let read = if name == "format" {
             d.owned_text().map(|text| format = Some(text))
@@ -363,7 +363,7 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
     let kind = match required(kind, "kind")? {
         Ok(index) => TypeKind::ALL[index],
         Err(unknown) => {
-            return Err(DecodeError::shape(ShapeErrorKind::UnknownTypeKind {
+            return Err(DecodeError::invalid(ValidationErrorKind::UnknownTypeKind {
                 kind: unknown.into_owned(),
             })
             .within(Segment::member("kind")));
@@ -378,8 +378,7 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
     ];
     let allowed = kind.member();
     if let Some(extra) = (1..present.len()).find(|&index| present[index] && index != allowed) {
-        return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
-            .within(Segment::member(TYPE_MEMBERS.name(extra))));
+        return Err(DecodeError::unknown_member(TYPE_MEMBERS.name(extra)));
     }
     Ok(match kind {
         TypeKind::Unit => TypeExpr::Unit,
@@ -410,8 +409,7 @@ fn type_expr(d: &mut Decoder<'_>) -> Read<TypeExpr> {
 
 fn enum_cases(cases: Vec<UnionCase>) -> Read<Vec<EnumCase>> {
     if let Some(index) = cases.iter().position(|case| case.payload.is_some()) {
-        return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
-            .within(Segment::member("payload"))
+        return Err(DecodeError::unknown_member("payload")
             .within(Segment::Index(index))
             .within(Segment::member("cases")));
     }

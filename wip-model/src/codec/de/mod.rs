@@ -4,20 +4,27 @@
 //! returns its model value. Errors carry their location, built segment by segment on the way out,
 //! so the success path never pays for it.
 
+mod call;
 mod descriptor;
+mod envelope;
 mod object;
 mod value;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
-pub(crate) use descriptor::descriptor_member;
-pub(crate) use object::{
-    call_metadata, error_envelope, fetch_request, fetch_response, fetch_response_members, object,
-    observation, observation_members, observe_request, result,
+pub(crate) use call::{
+    CallResponseShape, arguments, call_metadata, call_request, call_response, call_response_members,
 };
-pub(crate) use value::{CallResponseShape, call_request, call_response, call_response_members};
+pub(crate) use descriptor::descriptor_member;
+pub(crate) use envelope::{error_envelope, result};
+pub(crate) use object::{
+    FetchResponseParts, fetch_request, fetch_response, fetch_response_members, object, observation,
+    observation_members, observe_request, reference,
+};
+pub(crate) use value::value;
 
-use super::error::{DecodeError, Fault, ShapeErrorKind};
+use super::error::{DecodeError, Fault};
 use super::limits::{Limits, Side};
 use super::names::Names;
 use super::reader::{Kind, Reader};
@@ -26,7 +33,7 @@ use crate::object::ObjectObservation;
 use crate::path::Path;
 use crate::small::SmallString;
 use crate::text::Str;
-use crate::validate::Segment;
+use crate::validate::{Segment, ValidationErrorKind};
 
 pub(crate) type Read<T> = Result<T, Fault>;
 
@@ -38,6 +45,9 @@ pub(crate) struct Decoder<'a> {
     /// Children read so far, of every level being read: each list is moved out whole when its
     /// array ends, into a vector of exactly its size.
     pending_children: Vec<ObjectObservation>,
+    /// Where skipped union objects keep their `$case` value, by the position after their `{`
+    /// (see `value::union`).
+    pub(crate) union_cases: HashMap<usize, usize>,
 }
 
 impl<'a> Decoder<'a> {
@@ -47,6 +57,7 @@ impl<'a> Decoder<'a> {
             recent_paths: Recent::new(),
             recent_names: Recent::new(),
             pending_children: Vec::new(),
+            union_cases: HashMap::new(),
         })
     }
 
@@ -55,10 +66,7 @@ impl<'a> Decoder<'a> {
     pub(crate) fn wrong<T>(&mut self, expected: &'static str) -> Read<T> {
         let found = self.json.peek()?.described();
         self.json.skip(true)?;
-        Err(DecodeError::shape(ShapeErrorKind::WrongType {
-            expected,
-            found,
-        }))
+        Err(DecodeError::mismatch(expected, found))
     }
 
     /// The type of the next value.
@@ -121,7 +129,7 @@ impl<'a> Decoder<'a> {
         let text = self.text()?;
         self.recent_paths
             .get_or_insert(&text, |text| Path::new(text))
-            .map_err(|error| DecodeError::shape(ShapeErrorKind::InvalidPath(error)))
+            .map_err(|error| DecodeError::invalid(ValidationErrorKind::InvalidPath(error)))
     }
 
     /// A string holding a non-empty interface name.
@@ -129,14 +137,14 @@ impl<'a> Decoder<'a> {
         let text = self.text()?;
         self.recent_names
             .get_or_insert(&text, |text| InterfaceName::new(text))
-            .map_err(|_| DecodeError::shape(ShapeErrorKind::EmptyInterfaceName))
+            .map_err(|_| DecodeError::invalid(ValidationErrorKind::EmptyInterfaceName))
     }
 
     /// A string holding canonical base64.
     pub(crate) fn base64(&mut self) -> Read<Vec<u8>> {
         let text = self.text()?;
         super::base64::base64_decode(&text)
-            .ok_or_else(|| DecodeError::shape(ShapeErrorKind::InvalidBase64))
+            .ok_or_else(|| DecodeError::invalid(ValidationErrorKind::InvalidBase64))
     }
 
     /// A validator: a string holding canonical base64.
@@ -144,7 +152,7 @@ impl<'a> Decoder<'a> {
         let text = self.text()?;
         super::base64::base64_decode_small(&text)
             .map(Validator::from_small)
-            .ok_or_else(|| DecodeError::shape(ShapeErrorKind::InvalidBase64))
+            .ok_or_else(|| DecodeError::invalid(ValidationErrorKind::InvalidBase64))
     }
 
     /// An optional member's value: present means a value, `null` is refused.
@@ -153,7 +161,9 @@ impl<'a> Decoder<'a> {
         read: impl FnOnce(&mut Self) -> Read<T>,
     ) -> Read<Option<T>> {
         if self.json.peek()? == Kind::Null {
-            return Err(DecodeError::shape(ShapeErrorKind::NullOptionalMember));
+            return Err(DecodeError::invalid(
+                ValidationErrorKind::NullOptionalMember,
+            ));
         }
         read(self).map(Some)
     }
@@ -172,8 +182,7 @@ impl<'a> Decoder<'a> {
             Some(name) => match names.position(&name) {
                 Some(index) => Some(names.found(index)),
                 None => {
-                    return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
-                        .within(Segment::key(&name)));
+                    return Err(DecodeError::unknown_member(&name));
                 }
             },
             None => None,
@@ -191,7 +200,7 @@ impl<'a> Decoder<'a> {
             guess = found.next;
             let bit = 1u64 << index;
             if seen & bit != 0 {
-                return Err(DecodeError::duplicate().within(Segment::member(names.name(index))));
+                return Err(DecodeError::duplicate(names.name(index)));
             }
             seen |= bit;
             on_member(self, index)
@@ -242,7 +251,7 @@ pub(crate) fn required<T>(value: Option<T>, name: &'static str) -> Read<T> {
 
 #[cold]
 fn missing(name: &'static str) -> Fault {
-    DecodeError::shape(ShapeErrorKind::MissingMember {
+    DecodeError::invalid(ValidationErrorKind::MissingMember {
         name: name.to_owned(),
     })
 }

@@ -1,20 +1,17 @@
-//! The fixed protocol objects: references, Objects, observe trees, the requests, the fetch
-//! response and the error envelope.
+//! The fixed protocol objects: references, Objects, observe trees, the observe and fetch
+//! requests, the fetch response, and the target and interface of a call.
 
 use std::borrow::Cow;
 
 use super::{Decoder, Read, descriptor_member, required};
-use crate::codec::error::{DecodeError, ShapeErrorKind};
+use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};
-use crate::error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
-use crate::ids::{InterfaceReference, ObjectRef, ScopeRef};
-use crate::interaction::{
-    CallOperationMetadata, FetchInterfaceRequest, FetchInterfaceResponse, InterfaceTarget,
-    ObserveRequest, ProtocolResult, Target,
-};
+use crate::descriptor::InterfaceDescriptor;
+use crate::ids::{InterfaceReference, ObjectRef, ScopeRef, Validator};
+use crate::interaction::{FetchInterfaceRequest, InterfaceTarget, ObserveRequest, Target};
 use crate::object::{Object, ObjectObservation};
-use crate::validate::Segment;
+use crate::validate::ValidationErrorKind;
 
 /// `{ scope, name }`.
 #[inline]
@@ -118,18 +115,19 @@ fn observe_depth(d: &mut Decoder<'_>) -> Read<u32> {
     if d.peek()? != Kind::Number {
         return d.wrong("an integer");
     }
-    let out_of_range = || {
-        DecodeError::shape(ShapeErrorKind::IntegerOutOfRange {
-            range: "0..=4294967295",
+    let out_of_range = |value: String| {
+        DecodeError::invalid(ValidationErrorKind::IntegerOutOfRange {
+            value,
+            min: 0,
+            max: i64::from(u32::MAX),
         })
     };
     match d.json.number()? {
-        Number::Unsigned(depth) => u32::try_from(depth).map_err(|_| out_of_range()),
-        Number::Signed(_) => Err(out_of_range()),
-        Number::Float(_) => Err(DecodeError::shape(ShapeErrorKind::WrongType {
-            expected: "an integer",
-            found: "a non-integer number",
-        })),
+        Number::Unsigned(depth) => {
+            u32::try_from(depth).map_err(|_| out_of_range(depth.to_string()))
+        }
+        Number::Signed(depth) => Err(out_of_range(depth.to_string())),
+        Number::Float(_) => Err(DecodeError::mismatch("an integer", "a non-integer number")),
     }
 }
 
@@ -146,6 +144,15 @@ pub(crate) fn fetch_request(d: &mut Decoder<'_>) -> Read<FetchInterfaceRequest> 
     })
 }
 
+/// A fetch response as read, its descriptor not yet validated: the caller checks the reference
+/// against the request first, then the descriptor, then its format.
+pub(crate) struct FetchResponseParts {
+    pub(crate) interface: InterfaceReference,
+    pub(crate) scope_ref: Option<ScopeRef>,
+    pub(crate) descriptor: InterfaceDescriptor,
+    pub(crate) validator: Option<Validator>,
+}
+
 const FETCH_RESPONSE_NAMES: &Names = names!["interface", "scope_ref", "descriptor", "validator"];
 
 /// `{ interface, scope_ref?, descriptor, validator? }`.
@@ -153,7 +160,7 @@ const FETCH_RESPONSE_NAMES: &Names = names!["interface", "scope_ref", "descripto
 /// A descriptor of a format other than `wip-interface/1` is only checked for well-formedness and
 /// kept as an empty descriptor with that format, so the caller can report the format after the
 /// other members were checked.
-pub(crate) fn fetch_response(d: &mut Decoder<'_>) -> Read<FetchInterfaceResponse> {
+pub(crate) fn fetch_response(d: &mut Decoder<'_>) -> Read<FetchResponseParts> {
     d.open_object("a fetch_interface response object")?;
     fetch_response_members(d, None)
 }
@@ -161,7 +168,7 @@ pub(crate) fn fetch_response(d: &mut Decoder<'_>) -> Read<FetchInterfaceResponse
 pub(crate) fn fetch_response_members<'a>(
     d: &mut Decoder<'a>,
     first: Option<Cow<'a, str>>,
-) -> Read<FetchInterfaceResponse> {
+) -> Read<FetchResponseParts> {
     let mut interface = None;
     let mut scope_ref = None;
     let mut descriptor = None;
@@ -175,7 +182,7 @@ pub(crate) fn fetch_response_members<'a>(
         }
         Ok(())
     })?;
-    Ok(FetchInterfaceResponse {
+    Ok(FetchResponseParts {
         interface: required(interface, "interface")?,
         scope_ref,
         descriptor: required(descriptor, "descriptor")?,
@@ -221,101 +228,4 @@ pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
         scope_ref,
         validator: interface_validator,
     })
-}
-
-/// A call request read without its descriptor: `arguments` must be an object, whose content is
-/// only checked for well-formedness (syntax, no duplicate members, nesting).
-pub(crate) fn call_metadata(d: &mut Decoder<'_>) -> Read<CallOperationMetadata> {
-    const NAMES: &Names = names!["target", "interface", "operation", "arguments"];
-    d.open_object("a call_operation request object")?;
-    let (mut call_target, mut interface, mut operation) = (None, None, None);
-    let mut arguments = None;
-    d.members(NAMES, None, |d, index| {
-        match index {
-            0 => call_target = Some(target(d)?),
-            1 => interface = Some(interface_target(d)?),
-            2 => operation = Some(d.owned_text()?),
-            _ => {
-                if d.peek()? != Kind::Object {
-                    return d.wrong("an arguments object");
-                }
-                d.json.skip(true)?;
-                arguments = Some(());
-            }
-        }
-        Ok(())
-    })?;
-    let target = required(call_target, "target")?;
-    let interface = required(interface, "interface")?;
-    let operation = required(operation, "operation")?;
-    required(arguments, "arguments")?;
-    Ok(CallOperationMetadata {
-        target,
-        interface,
-        operation,
-    })
-}
-
-/// `{ error: { code, message } }`, the code checked against the interaction.
-pub(crate) fn error_envelope(
-    d: &mut Decoder<'_>,
-    interaction: ProtocolInteraction,
-) -> Read<ProtocolError> {
-    d.open_object("an error envelope object")?;
-    let mut error = None;
-    d.members(names!["error"], None, |d, _| {
-        error = Some(error_body(d, interaction)?);
-        Ok(())
-    })?;
-    required(error, "error")
-}
-
-/// `{ code, message }`.
-fn error_body(d: &mut Decoder<'_>, interaction: ProtocolInteraction) -> Read<ProtocolError> {
-    d.open_object("an error object")?;
-    let (mut code, mut message) = (None, None);
-    d.members(names!["code", "message"], None, |d, index| {
-        match index {
-            0 => code = Some(d.owned_text()?),
-            _ => message = Some(d.owned_text()?),
-        }
-        Ok(())
-    })?;
-    let code = required(code, "code")?;
-    let message = required(message, "message")?;
-    let Some(code) = ProtocolErrorCode::from_wire(&code) else {
-        return Err(DecodeError::UnknownErrorCode { code }.into());
-    };
-    if !code.is_allowed_for(interaction) {
-        return Err(DecodeError::DisallowedErrorCode { code, interaction }.into());
-    }
-    Ok(ProtocolError { code, message })
-}
-
-/// A response body that is either a success body or an error envelope: an object whose only
-/// member is `error`. `success` reads the members of a success body after its first member name;
-/// `first_required` names the member an empty object is missing.
-pub(crate) fn result<'a, T>(
-    d: &mut Decoder<'a>,
-    interaction: ProtocolInteraction,
-    first_required: &'static str,
-    success: impl FnOnce(&mut Decoder<'a>, Option<Cow<'a, str>>) -> Read<T>,
-) -> Read<ProtocolResult<T>> {
-    d.open_object("a response object")?;
-    let first = d.json.next_key()?;
-    match first.as_deref() {
-        // `{}`: the object is closed already; its first required member is missing.
-        None => required(None, first_required),
-        Some("error") => {
-            let error = error_body(d, interaction)
-                .map_err(|error| error.within(Segment::member("error")))?;
-            if d.json.next_key()?.is_some() {
-                // Not an envelope after all, and a success body has no `error` member.
-                return Err(DecodeError::shape(ShapeErrorKind::UnknownMember)
-                    .within(Segment::member("error")));
-            }
-            Ok(ProtocolResult::Failure(error))
-        }
-        Some(_) => success(d, first).map(ProtocolResult::Success),
-    }
 }

@@ -1,71 +1,57 @@
-//! Descriptor-guided values: arguments, results and whole call bodies (wire-v1 §4.6).
+//! Descriptor-guided values (wire-v1 §4.6): one JSON value read by its type.
 //!
 //! The descriptor decides how each JSON value reads; the conversion checks everything value
-//! validation checks, so a value that decodes is valid for its type.
+//! validation checks, so a value that decodes is valid for its type. Call bodies, results and the
+//! public JSON conversions ([`crate::json`]) all read values here.
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use super::object::{interface_target, target};
 use super::{Decoder, Read, required};
-use crate::codec::error::{DecodeError, Fault, ShapeErrorKind};
+use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};
-use crate::descriptor::{
-    FieldDeclaration, OperationDeclaration, ParameterDeclaration, TypeExpr, UnionCase,
-};
-use crate::interaction::{CallOperationRequest, CallOperationResponse};
+use crate::descriptor::{Declared, TypeExpr, UnionCase};
 use crate::path::check_path;
-use crate::validate::{Resolver, Segment, ValidationErrorKind};
+use crate::valid_descriptor::ValidDescriptor;
+use crate::validate::{Segment, ValidationErrorKind, expected};
 use crate::value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value,
 };
 
-fn out_of_safe_range() -> Fault {
-    DecodeError::shape(ShapeErrorKind::IntegerOutOfRange {
-        range: "-(2^53-1)..=2^53-1",
+#[cold]
+fn out_of_safe_range(value: impl ToString) -> crate::codec::error::Fault {
+    DecodeError::invalid(ValidationErrorKind::IntegerOutOfRange {
+        value: value.to_string(),
+        min: MIN_SAFE_INTEGER,
+        max: MAX_SAFE_INTEGER,
     })
-}
-
-fn expected(ty: &TypeExpr) -> &'static str {
-    match ty {
-        TypeExpr::Unit => "null",
-        TypeExpr::Boolean => "a boolean",
-        TypeExpr::Integer => "an integer",
-        TypeExpr::Number => "a number",
-        TypeExpr::String | TypeExpr::Entry | TypeExpr::Enum { .. } => "a string",
-        TypeExpr::Bytes => "a base64 string",
-        TypeExpr::Json => "any JSON value",
-        TypeExpr::List { .. } => "an array",
-        TypeExpr::Record { .. } | TypeExpr::Union { .. } | TypeExpr::Named { .. } => "an object",
-    }
 }
 
 /// A value of type `ty`. With `as_member`, `null` for a type that does not take it is reported as
 /// a null optional member (record fields, arguments, union payloads) rather than a wrong type.
-fn value(
+pub(crate) fn value(
     d: &mut Decoder<'_>,
-    resolver: &Resolver<'_>,
+    descriptor: &ValidDescriptor,
     ty: &TypeExpr,
     as_member: bool,
 ) -> Read<Value> {
-    let ty = resolver.resolve(ty);
+    let ty = descriptor.resolve(ty);
     let kind = d.peek()?;
     match (ty, kind) {
         (TypeExpr::Unit | TypeExpr::Json, Kind::Null) => d.json.null().map(|()| Value::Unit),
-        (_, Kind::Null) if as_member => Err(DecodeError::shape(ShapeErrorKind::NullOptionalMember)),
+        (_, Kind::Null) if as_member => Err(DecodeError::invalid(
+            ValidationErrorKind::NullOptionalMember,
+        )),
         (TypeExpr::Boolean | TypeExpr::Json, Kind::Boolean) => d.json.boolean().map(Value::Boolean),
         (TypeExpr::Integer, Kind::Number) => match d.json.number()? {
             Number::Unsigned(integer) if integer <= MAX_SAFE_INTEGER as u64 => {
                 Ok(Value::Integer(integer as i64))
             }
             Number::Signed(integer) if integer >= MIN_SAFE_INTEGER => Ok(Value::Integer(integer)),
-            Number::Unsigned(_) | Number::Signed(_) => Err(out_of_safe_range()),
+            Number::Unsigned(integer) => Err(out_of_safe_range(integer)),
+            Number::Signed(integer) => Err(out_of_safe_range(integer)),
             // `1.0`, `1e2` and `-0` are not integers on the wire.
-            Number::Float(_) => Err(DecodeError::shape(ShapeErrorKind::WrongType {
-                expected: "an integer",
-                found: "a non-integer number",
-            })),
+            Number::Float(_) => Err(DecodeError::mismatch(expected(ty), "a non-integer number")),
         },
         (TypeExpr::Number, Kind::Number) => Ok(Value::Number(match d.json.number()? {
             Number::Unsigned(integer) => integer as f64,
@@ -87,12 +73,14 @@ fn value(
             let path = d.owned_text()?;
             match check_path(&path) {
                 Ok(()) => Ok(Value::String(path)),
-                Err(error) => Err(DecodeError::shape(ShapeErrorKind::InvalidPath(error))),
+                Err(error) => Err(DecodeError::invalid(ValidationErrorKind::InvalidPath(
+                    error,
+                ))),
             }
         }
         (TypeExpr::Enum { cases }, Kind::String) => {
             let name = d.owned_text()?;
-            if cases.iter().any(|case| case.name == name) {
+            if descriptor.find(cases, &name).is_some() {
                 return Ok(Value::String(name));
             }
             Err(DecodeError::invalid(ValidationErrorKind::UnknownCase {
@@ -101,80 +89,47 @@ fn value(
         }
         (TypeExpr::List { items }, Kind::Array) => {
             d.json.begin_array()?;
-            d.items(|d| value(d, resolver, items, false))
+            d.items(|d| value(d, descriptor, items, false))
                 .map(Value::List)
         }
         (TypeExpr::Json, Kind::Array) => {
             d.json.begin_array()?;
-            d.items(|d| value(d, resolver, &TypeExpr::Json, false))
+            d.items(|d| value(d, descriptor, &TypeExpr::Json, false))
                 .map(Value::List)
         }
         (TypeExpr::Record { fields }, Kind::Object) => {
             d.json.begin_object()?;
-            declared_members(d, resolver, fields).map(Value::Record)
+            declared_members(d, descriptor, fields).map(Value::Record)
         }
         (TypeExpr::Union { cases }, Kind::Object) => {
             d.json.begin_object()?;
-            union(d, resolver, cases)
+            union(d, descriptor, cases)
         }
         (TypeExpr::Json, Kind::Object) => {
             d.json.begin_object()?;
-            json_object(d, resolver)
+            json_object(d, descriptor)
         }
         _ => d.wrong(expected(ty)),
     }
 }
 
-/// A declared member, a record field or a parameter, as the readers need it.
-trait Declared {
-    fn name(&self) -> &str;
-    fn ty(&self) -> &TypeExpr;
-    fn required(&self) -> bool;
-}
-
-impl Declared for FieldDeclaration {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn ty(&self) -> &TypeExpr {
-        &self.ty
-    }
-    fn required(&self) -> bool {
-        self.required
-    }
-}
-
-impl Declared for ParameterDeclaration {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn ty(&self) -> &TypeExpr {
-        &self.ty
-    }
-    fn required(&self) -> bool {
-        self.required
-    }
-}
-
 /// The members of an object, already opened, whose names are the declared ones: records and
 /// argument maps. Nothing is allocated but the values read.
-fn declared_members<D: Declared>(
+pub(crate) fn declared_members<D: Declared>(
     d: &mut Decoder<'_>,
-    resolver: &Resolver<'_>,
+    descriptor: &ValidDescriptor,
     declared: &[D],
 ) -> Read<BTreeMap<String, Value>> {
     let mut out = BTreeMap::new();
     while let Some(name) = d.json.next_key()? {
-        let Some(member) = declared.iter().find(|member| member.name() == name) else {
-            return Err(
-                DecodeError::shape(ShapeErrorKind::UnknownMember).within(Segment::key(&name))
-            );
+        let Some(member) = descriptor.find(declared, &name) else {
+            return Err(DecodeError::unknown_member(&name));
         };
         // Declared names are unique, so a name already read is a duplicate member.
         if out.contains_key(&*name) {
-            return Err(DecodeError::duplicate().within(Segment::key(&name)));
+            return Err(DecodeError::duplicate(&name));
         }
-        let member = value(d, resolver, member.ty(), true)
+        let member = value(d, descriptor, member.ty(), true)
             .map_err(|error| error.within(Segment::key(&name)))?;
         out.insert(name.into_owned(), member);
     }
@@ -182,7 +137,7 @@ fn declared_members<D: Declared>(
         .iter()
         .find(|member| member.required() && !out.contains_key(member.name()))
     {
-        return Err(DecodeError::shape(ShapeErrorKind::MissingMember {
+        return Err(DecodeError::invalid(ValidationErrorKind::MissingMember {
             name: missing.name().to_owned(),
         }));
     }
@@ -191,30 +146,37 @@ fn declared_members<D: Declared>(
 
 const UNION_MEMBERS: &Names = names![UNION_CASE_FIELD, UNION_VALUE_FIELD];
 
-/// `{"$case": name, "value"?: payload}`, already opened. When `value` comes before `$case`, it is
-/// skipped and read once the case, and so the payload type, is known.
-fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> Read<Value> {
+/// `{"$case": name, "value"?: payload}`, already opened.
+///
+/// When `value` comes before `$case`, its type is not known yet. If the object lies in bytes
+/// skipped before, the skip noted where its `$case` is, and the case is read from there first;
+/// otherwise the value is skipped (noting the cases of the unions inside it) and read once the
+/// case is known. Either way each byte is skipped at most once however deep unions nest, so
+/// reading stays linear in the body's size.
+fn union(d: &mut Decoder<'_>, descriptor: &ValidDescriptor, cases: &[UnionCase]) -> Read<Value> {
+    let start = d.json.position();
     let mut case: Option<&UnionCase> = None;
     let mut payload: Option<Value> = None;
     let mut early_payload = None;
     d.members(UNION_MEMBERS, None, |d, index| {
         if index == 0 {
             let name = d.owned_text()?;
-            let Some(found) = cases.iter().find(|candidate| candidate.name == name) else {
-                return Err(DecodeError::invalid(ValidationErrorKind::UnknownCase {
-                    name,
-                }));
-            };
-            case = Some(found);
+            case = Some(union_case(descriptor, cases, name)?);
             return Ok(());
+        }
+        if case.is_none() {
+            case = noted_case(d, descriptor, cases, start);
         }
         match case.map(|case| &case.payload) {
             None => {
                 early_payload = Some(d.json.mark());
-                d.json.skip(false)
+                let mut noted = std::mem::take(&mut d.union_cases);
+                let skipped = d.json.skip_noting_cases(&mut noted);
+                d.union_cases = noted;
+                skipped
             }
             Some(Some(ty)) => {
-                payload = Some(value(d, resolver, ty, true)?);
+                payload = Some(value(d, descriptor, ty, true)?);
                 Ok(())
             }
             Some(None) => Err(DecodeError::invalid(
@@ -223,7 +185,7 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
         }
     })?;
     let case = required(case, UNION_CASE_FIELD)?;
-    if let Some(start) = early_payload {
+    if let Some(early) = early_payload {
         let Some(ty) = &case.payload else {
             return Err(
                 DecodeError::invalid(ValidationErrorKind::UnexpectedUnionPayload)
@@ -231,8 +193,8 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
             );
         };
         let end = d.json.mark();
-        d.json.seek(start);
-        let read = value(d, resolver, ty, true);
+        d.json.seek(early);
+        let read = value(d, descriptor, ty, true);
         d.json.seek(end);
         payload = Some(read.map_err(|error| error.within(Segment::member(UNION_VALUE_FIELD)))?);
     }
@@ -255,124 +217,46 @@ fn union(d: &mut Decoder<'_>, resolver: &Resolver<'_>, cases: &[UnionCase]) -> R
     Ok(Value::Record(members))
 }
 
+fn union_case<'d>(
+    descriptor: &'d ValidDescriptor,
+    cases: &'d [UnionCase],
+    name: String,
+) -> Read<&'d UnionCase> {
+    match descriptor.find(cases, &name) {
+        Some(found) => Ok(found),
+        None => Err(DecodeError::invalid(ValidationErrorKind::UnknownCase {
+            name,
+        })),
+    }
+}
+
+/// The case of the union object that starts at `start`, if an earlier skip noted where its
+/// `$case` is and that member holds a declared case name. Anything else is left for the
+/// members to report in their order.
+fn noted_case<'d>(
+    d: &mut Decoder<'_>,
+    descriptor: &'d ValidDescriptor,
+    cases: &'d [UnionCase],
+    start: usize,
+) -> Option<&'d UnionCase> {
+    let &case_start = d.union_cases.get(&start)?;
+    let back = d.json.mark();
+    d.json.seek((case_start, back.1));
+    let name = d.owned_text();
+    d.json.seek(back);
+    descriptor.find(cases, &name.ok()?)
+}
+
 /// An object inside a `json` value, already opened: any member names, no duplicates.
-fn json_object(d: &mut Decoder<'_>, resolver: &Resolver<'_>) -> Read<Value> {
+fn json_object(d: &mut Decoder<'_>, descriptor: &ValidDescriptor) -> Read<Value> {
     let mut out = BTreeMap::new();
     while let Some(name) = d.json.next_key()? {
         if out.contains_key(&*name) {
-            return Err(DecodeError::duplicate().within(Segment::key(&name)));
+            return Err(DecodeError::duplicate(&name));
         }
-        let member = value(d, resolver, &TypeExpr::Json, false)
+        let member = value(d, descriptor, &TypeExpr::Json, false)
             .map_err(|error| error.within(Segment::key(&name)))?;
         out.insert(name.into_owned(), member);
     }
     Ok(Value::Record(out))
-}
-
-/// The `arguments` object of `operation`.
-fn arguments(
-    d: &mut Decoder<'_>,
-    resolver: &Resolver<'_>,
-    operation: &OperationDeclaration,
-) -> Read<BTreeMap<String, Value>> {
-    d.open_object("an arguments object")?;
-    declared_members(d, resolver, &operation.parameters)
-}
-
-/// A whole call request, read with the descriptor of its interface.
-///
-/// `arguments` usually comes first (members are often sorted), before `operation` says how to
-/// read it; it is then skipped and read once the operation is known.
-pub(crate) fn call_request(
-    d: &mut Decoder<'_>,
-    resolver: &Resolver<'_>,
-) -> Read<CallOperationRequest> {
-    const NAMES: &Names = names!["target", "interface", "operation", "arguments"];
-    d.open_object("a call_operation request object")?;
-    let (mut call_target, mut interface) = (None, None);
-    let mut operation: Option<&OperationDeclaration> = None;
-    let mut call_arguments = None;
-    let mut early_arguments = None;
-    let descriptor = resolver.descriptor();
-    d.members(NAMES, None, |d, index| {
-        match index {
-            0 => call_target = Some(target(d)?),
-            1 => interface = Some(interface_target(d)?),
-            2 => {
-                let name = d.owned_text()?;
-                let Some(declared) = descriptor.operation(&name) else {
-                    return Err(DecodeError::shape(ShapeErrorKind::UndeclaredOperation {
-                        name,
-                    }));
-                };
-                operation = Some(declared);
-            }
-            _ => match operation {
-                Some(operation) => call_arguments = Some(arguments(d, resolver, operation)?),
-                None => {
-                    early_arguments = Some(d.json.mark());
-                    d.json.skip(false)?;
-                }
-            },
-        }
-        Ok(())
-    })?;
-    let target = required(call_target, "target")?;
-    let interface = required(interface, "interface")?;
-    let operation = required(operation, "operation")?;
-    if let Some(start) = early_arguments {
-        let end = d.json.mark();
-        d.json.seek(start);
-        let read = arguments(d, resolver, operation);
-        d.json.seek(end);
-        call_arguments = Some(read.map_err(|error| error.within(Segment::member("arguments")))?);
-    }
-    Ok(CallOperationRequest {
-        target,
-        interface,
-        operation: operation.name.to_string(),
-        arguments: required(call_arguments, "arguments")?,
-    })
-}
-
-/// What a call response is read against: the return type of the call's operation.
-#[derive(Clone, Copy)]
-pub(crate) struct CallResponseShape<'r> {
-    pub(crate) resolver: &'r Resolver<'r>,
-    pub(crate) operation: &'r OperationDeclaration,
-}
-
-/// `{ result, validator? }`.
-pub(crate) fn call_response(
-    d: &mut Decoder<'_>,
-    shape: CallResponseShape<'_>,
-) -> Read<CallOperationResponse> {
-    d.open_object("a call_operation response object")?;
-    call_response_members(d, shape, None)
-}
-
-pub(crate) fn call_response_members<'a>(
-    d: &mut Decoder<'a>,
-    shape: CallResponseShape<'_>,
-    first: Option<Cow<'a, str>>,
-) -> Read<CallOperationResponse> {
-    let (mut result, mut validator) = (None, None);
-    d.members(names!["result", "validator"], first, |d, index| {
-        match index {
-            0 => {
-                result = Some(value(
-                    d,
-                    shape.resolver,
-                    &shape.operation.returns.ty,
-                    false,
-                )?)
-            }
-            _ => validator = d.optional(Decoder::validator)?,
-        }
-        Ok(())
-    })?;
-    Ok(CallOperationResponse {
-        result: required(result, "result")?,
-        validator,
-    })
 }

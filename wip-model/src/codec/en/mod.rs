@@ -5,6 +5,8 @@
 
 mod writer;
 
+use std::collections::BTreeMap;
+
 pub(crate) use writer::{Writer, Written};
 
 use crate::descriptor::{
@@ -308,15 +310,21 @@ fn interface_target(w: &mut Writer, interface: &InterfaceTarget) -> Written {
     Ok(())
 }
 
-pub(crate) fn call_request(w: &mut Writer, request: &CallOperationRequest) -> Written {
+/// Writes named arguments, validated against their operation, as one object.
+pub(crate) fn arguments(w: &mut Writer, arguments: &BTreeMap<String, Value>) -> Written {
     w.begin_object()?;
-    w.key("arguments");
-    w.begin_object()?;
-    for (name, argument) in &request.arguments {
+    for (name, argument) in arguments {
         w.data_key(name);
         value(w, argument)?;
     }
     w.end_object();
+    Ok(())
+}
+
+pub(crate) fn call_request(w: &mut Writer, request: &CallOperationRequest) -> Written {
+    w.begin_object()?;
+    w.key("arguments");
+    arguments(w, &request.arguments)?;
     w.key("interface");
     interface_target(w, &request.interface)?;
     w.member_str("operation", &request.operation);

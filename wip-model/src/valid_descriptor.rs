@@ -1,0 +1,309 @@
+//! [`ValidDescriptor`]: an Interface Descriptor known to be valid, shared, and indexed for lookups.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use crate::descriptor::{
+    InterfaceDescriptor, Named, OperationDeclaration, TypeDeclaration, TypeExpr,
+};
+use crate::validate::{ValidationError, validate_descriptor};
+
+/// An Interface Descriptor that passed [`validate_descriptor`], behind an `Arc` with indexes of
+/// its names.
+///
+/// This is what the decoders return, what a client keeps, and what the codec and the validators
+/// take: having one proves the descriptor valid, so nothing validates it again. Cloning is a
+/// reference-count increment. It dereferences to the [`InterfaceDescriptor`] and never hands out
+/// a mutable one, which keeps the indexes true.
+///
+/// Lookups of operations, types, record fields, parameters and cases cost a binary search where
+/// a list is long (more than 16 entries) and a short scan otherwise, so reading or checking a
+/// value stays near linear in its size however large the descriptor is.
+///
+/// ```
+/// use wip_model::{INTERFACE_FORMAT_V1, InterfaceDescriptor, TypeExpr, ValidDescriptor};
+///
+/// let descriptor = ValidDescriptor::new(InterfaceDescriptor {
+///     format: INTERFACE_FORMAT_V1.into(),
+///     documentation: None,
+///     types: vec![],
+///     operations: vec![],
+/// })?;
+/// assert!(descriptor.operation("ping").is_none());
+/// let shared = descriptor.clone(); // no copy of the descriptor
+/// assert_eq!(shared, descriptor);
+/// assert_eq!(shared.resolve(&TypeExpr::Number), &TypeExpr::Number);
+/// # Ok::<(), wip_model::validate::ValidationError>(())
+/// ```
+#[derive(Clone)]
+pub struct ValidDescriptor(Arc<Indexed>);
+
+struct Indexed {
+    descriptor: InterfaceDescriptor,
+    /// Sorted positions of every name list longer than [`SCAN_UP_TO`] in the descriptor, keyed
+    /// by the address of the list's first entry. The descriptor is never mutated while this
+    /// exists, so the addresses stay put.
+    lists: HashMap<usize, SortedNames>,
+}
+
+/// Lists up to this long are scanned; longer ones are searched through an index.
+const SCAN_UP_TO: usize = 16;
+
+impl ValidDescriptor {
+    /// Validates `descriptor` and indexes its names.
+    pub fn new(descriptor: InterfaceDescriptor) -> Result<Self, ValidationError> {
+        validate_descriptor(&descriptor)?;
+        let mut lists = HashMap::new();
+        index_list(&mut lists, &descriptor.types);
+        index_list(&mut lists, &descriptor.operations);
+        for declaration in &descriptor.types {
+            index_type(&mut lists, &declaration.definition);
+        }
+        for operation in &descriptor.operations {
+            index_list(&mut lists, &operation.parameters);
+            for parameter in &operation.parameters {
+                index_type(&mut lists, &parameter.ty);
+            }
+            index_type(&mut lists, &operation.returns.ty);
+        }
+        Ok(Self(Arc::new(Indexed { descriptor, lists })))
+    }
+
+    /// The descriptor.
+    pub fn descriptor(&self) -> &InterfaceDescriptor {
+        &self.0.descriptor
+    }
+
+    /// The descriptor, owned: taken out when this is its only holder, cloned otherwise.
+    pub fn into_descriptor(self) -> InterfaceDescriptor {
+        match Arc::try_unwrap(self.0) {
+            Ok(indexed) => indexed.descriptor,
+            Err(shared) => shared.descriptor.clone(),
+        }
+    }
+
+    /// Whether both hold the very same descriptor allocation (a cheap identity test; equal
+    /// descriptors built apart are `==` but not the same).
+    pub fn ptr_eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The operation called `name`, if the descriptor declares one.
+    pub fn operation(&self, name: &str) -> Option<&OperationDeclaration> {
+        self.find(&self.0.descriptor.operations, name)
+    }
+
+    /// The type declaration called `name`, if any.
+    pub fn type_declaration(&self, name: &str) -> Option<&TypeDeclaration> {
+        self.find(&self.0.descriptor.types, name)
+    }
+
+    /// The entry of `list` called `name`. `list` is one of this descriptor's name lists (record
+    /// fields, parameters, enum or union cases, declarations); a list from elsewhere is scanned.
+    pub(crate) fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
+        if list.len() > SCAN_UP_TO
+            && let Some(sorted) = self.0.lists.get(&address(list))
+        {
+            return sorted.find(list, name);
+        }
+        list.iter().find(|entry| entry.name() == name)
+    }
+
+    /// Follows `Named` references, alias chains included, to a structural type. A name this
+    /// descriptor does not declare (possible only in a type built outside it) is returned as it
+    /// is.
+    pub fn resolve<'t>(&'t self, mut ty: &'t TypeExpr) -> &'t TypeExpr {
+        // Validation guarantees that declared names form no cycle, so this ends; the bound only
+        // guards against a chain longer than the declarations, which cannot happen.
+        for _ in 0..=self.0.descriptor.types.len() {
+            let TypeExpr::Named { name } = ty else {
+                return ty;
+            };
+            match self.type_declaration(name) {
+                Some(declaration) => ty = &declaration.definition,
+                None => return ty,
+            }
+        }
+        ty
+    }
+
+    /// Whether `null` is a valid wire value of `ty`: unit, json, or an alias of either.
+    pub fn takes_null(&self, ty: &TypeExpr) -> bool {
+        matches!(self.resolve(ty), TypeExpr::Unit | TypeExpr::Json)
+    }
+}
+
+impl Deref for ValidDescriptor {
+    type Target = InterfaceDescriptor;
+
+    fn deref(&self) -> &InterfaceDescriptor {
+        &self.0.descriptor
+    }
+}
+
+impl AsRef<InterfaceDescriptor> for ValidDescriptor {
+    fn as_ref(&self) -> &InterfaceDescriptor {
+        &self.0.descriptor
+    }
+}
+
+impl TryFrom<InterfaceDescriptor> for ValidDescriptor {
+    type Error = ValidationError;
+
+    fn try_from(descriptor: InterfaceDescriptor) -> Result<Self, ValidationError> {
+        Self::new(descriptor)
+    }
+}
+
+impl From<ValidDescriptor> for InterfaceDescriptor {
+    fn from(descriptor: ValidDescriptor) -> Self {
+        descriptor.into_descriptor()
+    }
+}
+
+impl PartialEq for ValidDescriptor {
+    fn eq(&self, other: &Self) -> bool {
+        self.ptr_eq(other) || self.0.descriptor == other.0.descriptor
+    }
+}
+
+impl Eq for ValidDescriptor {}
+
+impl PartialEq<InterfaceDescriptor> for ValidDescriptor {
+    fn eq(&self, other: &InterfaceDescriptor) -> bool {
+        self.0.descriptor == *other
+    }
+}
+
+impl fmt::Debug for ValidDescriptor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0.descriptor, f)
+    }
+}
+
+/// The positions of a list's entries in the order of their names.
+struct SortedNames(Box<[u32]>);
+
+impl SortedNames {
+    fn new<T: Named>(list: &[T]) -> Self {
+        // Descriptors hold far fewer than 2^32 entries per list: they come from bodies bounded
+        // in bytes, and each entry takes several bytes.
+        let mut positions: Vec<u32> = (0..list.len() as u32).collect();
+        positions.sort_by(|&a, &b| list[a as usize].name().cmp(list[b as usize].name()));
+        Self(positions.into_boxed_slice())
+    }
+
+    fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
+        let found = self
+            .0
+            .binary_search_by(|&position| list[position as usize].name().cmp(name))
+            .ok()?;
+        Some(&list[self.0[found] as usize])
+    }
+}
+
+fn address<T>(list: &[T]) -> usize {
+    list.as_ptr() as usize
+}
+
+fn index_list<T: Named>(lists: &mut HashMap<usize, SortedNames>, list: &[T]) {
+    if list.len() > SCAN_UP_TO {
+        lists.insert(address(list), SortedNames::new(list));
+    }
+}
+
+/// Indexes the long name lists of `ty` and of the types inside it. Validation bounds the nesting
+/// of a valid descriptor, so the recursion is bounded too.
+fn index_type(lists: &mut HashMap<usize, SortedNames>, ty: &TypeExpr) {
+    match ty {
+        TypeExpr::Record { fields } => {
+            index_list(lists, fields);
+            for field in fields {
+                index_type(lists, &field.ty);
+            }
+        }
+        TypeExpr::List { items } => index_type(lists, items),
+        TypeExpr::Enum { cases } => index_list(lists, cases),
+        TypeExpr::Union { cases } => {
+            index_list(lists, cases);
+            for payload in cases.iter().filter_map(|case| case.payload.as_ref()) {
+                index_type(lists, payload);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::descriptor::{FieldDeclaration, INTERFACE_FORMAT_V1, ReturnDeclaration};
+
+    fn field(name: String) -> FieldDeclaration {
+        FieldDeclaration {
+            name: name.into(),
+            required: false,
+            documentation: None,
+            ty: TypeExpr::String,
+        }
+    }
+
+    #[test]
+    fn long_lists_are_found_through_the_index_and_short_ones_by_scanning() {
+        let long: Vec<FieldDeclaration> = (0..100).rev().map(|i| field(format!("f{i}"))).collect();
+        let short: Vec<FieldDeclaration> = (0..3).map(|i| field(format!("s{i}"))).collect();
+        let record = |fields| TypeExpr::Record { fields };
+        let descriptor = ValidDescriptor::new(InterfaceDescriptor {
+            format: INTERFACE_FORMAT_V1.into(),
+            documentation: None,
+            types: vec![
+                TypeDeclaration {
+                    name: "Long".into(),
+                    documentation: None,
+                    definition: record(long),
+                },
+                TypeDeclaration {
+                    name: "Short".into(),
+                    documentation: None,
+                    definition: record(short),
+                },
+            ],
+            operations: vec![OperationDeclaration {
+                name: "get".into(),
+                documentation: None,
+                parameters: vec![],
+                returns: ReturnDeclaration {
+                    documentation: None,
+                    ty: TypeExpr::Named {
+                        name: "Long".into(),
+                    },
+                },
+            }],
+        })
+        .expect("valid");
+        let returns = &descriptor.operation("get").expect("declared").returns.ty;
+        let TypeExpr::Record { fields } = descriptor.resolve(returns) else {
+            panic!("Long is a record");
+        };
+        assert_eq!(descriptor.0.lists.len(), 1, "only the long list is indexed");
+        for i in 0..100 {
+            let name = format!("f{i}");
+            assert_eq!(
+                descriptor.find(fields, &name).map(|f| &*f.name),
+                Some(&*name)
+            );
+        }
+        assert!(descriptor.find(fields, "f100").is_none());
+        let Some(TypeDeclaration {
+            definition: TypeExpr::Record { fields: short },
+            ..
+        }) = descriptor.type_declaration("Short")
+        else {
+            panic!("Short is declared");
+        };
+        assert_eq!(descriptor.find(short, "s2").map(|f| &*f.name), Some("s2"));
+        assert!(descriptor.type_declaration("Missing").is_none());
+    }
+}
