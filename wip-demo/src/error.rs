@@ -17,6 +17,24 @@ pub enum DemoError {
         /// [`MAX_ISSUES`](crate::MAX_ISSUES).
         maximum: usize,
     },
+    /// A shape option asks for more than the demo builds.
+    #[error("option `{option}` is {requested}: the maximum is {maximum}")]
+    OutOfRange {
+        /// The field of [`DemoOptions`](crate::DemoOptions).
+        option: &'static str,
+        /// The requested number.
+        requested: usize,
+        /// The largest accepted.
+        maximum: usize,
+    },
+    /// A token cannot be sent in an `Authorization: Bearer` header, or both tokens are equal.
+    #[error(
+        "token `{option}` must be non-empty visible ASCII without spaces, and the two tokens must differ"
+    )]
+    Token {
+        /// The field of [`DemoAuth`](crate::DemoAuth).
+        option: &'static str,
+    },
     /// A body or nesting limit is zero.
     #[error("invalid HTTP limits")]
     Limits(#[from] LimitConfigurationError),

@@ -22,8 +22,13 @@ use wip_http::{
     encode_fetch_interface_response, encode_observe_response, encode_protocol_error_response,
     validate_http_request,
 };
-use wip_protocol::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
+use wip_protocol::{
+    ObjectObservation, ObserveRequest, ProtocolError, ProtocolErrorCode, ProtocolInteraction,
+};
 
+use crate::auth::{self, Access, DemoAuth};
+use crate::counters::{Counters, Interaction, OperationKey};
+use crate::lab::{self, LabProvider};
 use crate::provider::DemoProvider;
 
 const ROUTES: [Route; 3] = [Route::Observe, Route::FetchInterface, Route::CallOperation];
@@ -35,6 +40,10 @@ const MAX_MESSAGE_BYTES: usize = 512;
 #[derive(Debug)]
 pub(crate) struct Handler {
     provider: DemoProvider,
+    /// The lab, when [`DemoOptions::lab`](crate::DemoOptions::lab) is on.
+    lab: Option<LabProvider>,
+    auth: Option<DemoAuth>,
+    counters: Arc<Counters>,
     endpoint: Endpoint,
     /// The URL path of each route, worked out once.
     route_paths: [(Route, String); 3],
@@ -74,17 +83,37 @@ fn bounded(mut message: String) -> String {
     message
 }
 
+/// What a [`Handler`] serves and how.
+#[derive(Debug)]
+pub(crate) struct HandlerParts {
+    pub(crate) provider: DemoProvider,
+    pub(crate) lab: Option<LabProvider>,
+    pub(crate) auth: Option<DemoAuth>,
+    pub(crate) counters: Arc<Counters>,
+    pub(crate) endpoint: Endpoint,
+    pub(crate) limits: Limits,
+    pub(crate) body_read_timeout: Duration,
+    pub(crate) max_concurrent_requests: usize,
+}
+
 impl Handler {
-    pub(crate) fn new(
-        provider: DemoProvider,
-        endpoint: Endpoint,
-        limits: Limits,
-        body_read_timeout: Duration,
-        max_concurrent_requests: usize,
-    ) -> Self {
+    pub(crate) fn new(parts: HandlerParts) -> Self {
+        let HandlerParts {
+            provider,
+            lab,
+            auth,
+            counters,
+            endpoint,
+            limits,
+            body_read_timeout,
+            max_concurrent_requests,
+        } = parts;
         let route_paths = ROUTES.map(|route| (route, endpoint.route(route).path().to_owned()));
         Self {
             provider,
+            lab,
+            auth,
+            counters,
             endpoint,
             route_paths,
             limits,
@@ -105,26 +134,18 @@ impl Handler {
     }
 
     async fn respond(self: Arc<Self>, request: Request<Incoming>) -> Response<Vec<u8>> {
-        let path = request.uri().path();
-        let Some(route) = self
-            .route_paths
-            .iter()
-            .find_map(|(route, route_path)| (route_path == path).then_some(*route))
-        else {
-            return bare(StatusCode::NOT_FOUND, None);
-        };
-        if let Err(error) = validate_http_request(&self.endpoint, route, &request) {
-            return bare(error.status(), error.allow());
-        }
-        let limited = Limited::new(request.into_body(), self.limits.max_request_bytes());
-        let body = match tokio::time::timeout(self.body_read_timeout, limited.collect()).await {
-            Err(_elapsed) => return bare(StatusCode::REQUEST_TIMEOUT, None),
-            Ok(Err(error)) if error.is::<LengthLimitError>() => {
-                return bare(StatusCode::PAYLOAD_TOO_LARGE, None);
+        let (route, access, body) = match self.admit(request).await {
+            Ok(admitted) => admitted,
+            Err(refusal) => {
+                self.counters.interaction(Interaction::Refused);
+                return refusal;
             }
-            Ok(Err(_)) => return bare(StatusCode::BAD_REQUEST, None),
-            Ok(Ok(collected)) => collected.to_bytes(),
         };
+        self.counters.interaction(match route {
+            Route::Observe => Interaction::Observe,
+            Route::FetchInterface => Interaction::FetchInterface,
+            Route::CallOperation => Interaction::CallOperation,
+        });
         // The semaphore is never closed, so acquiring only waits. The permit goes with the work,
         // so it is held until the work ends even if the client has gone.
         let Ok(permit) = Arc::clone(&self.work).acquire_owned().await else {
@@ -132,7 +153,7 @@ impl Handler {
         };
         let handler = Arc::clone(&self);
         let work = move || {
-            let response = handler.dispatch(route, &body);
+            let response = handler.dispatch(route, access, &body);
             drop(permit);
             response
         };
@@ -149,12 +170,84 @@ impl Handler {
         }
     }
 
-    fn dispatch(&self, route: Route, body: &[u8]) -> Response<Vec<u8>> {
+    /// The binding and authorization checks, then the body: a WIP request to work on, or the
+    /// bare status it is refused with.
+    async fn admit(
+        &self,
+        request: Request<Incoming>,
+    ) -> Result<(Route, Access, Bytes), Response<Vec<u8>>> {
+        let path = request.uri().path();
+        let Some(route) = self
+            .route_paths
+            .iter()
+            .find_map(|(route, route_path)| (route_path == path).then_some(*route))
+        else {
+            return Err(bare(StatusCode::NOT_FOUND, None));
+        };
+        let access = match auth::check(self.auth.as_ref(), request.headers()) {
+            Ok(access) => access,
+            Err(status) => {
+                let mut response = bare(status, None);
+                if status == StatusCode::UNAUTHORIZED {
+                    response
+                        .headers_mut()
+                        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                }
+                return Err(response);
+            }
+        };
+        if let Err(error) = validate_http_request(&self.endpoint, route, &request) {
+            return Err(bare(error.status(), error.allow()));
+        }
+        let limited = Limited::new(request.into_body(), self.limits.max_request_bytes());
+        let body = match tokio::time::timeout(self.body_read_timeout, limited.collect()).await {
+            Err(_elapsed) => return Err(bare(StatusCode::REQUEST_TIMEOUT, None)),
+            Ok(Err(error)) if error.is::<LengthLimitError>() => {
+                return Err(bare(StatusCode::PAYLOAD_TOO_LARGE, None));
+            }
+            Ok(Err(_)) => return Err(bare(StatusCode::BAD_REQUEST, None)),
+            Ok(Ok(collected)) => collected.to_bytes(),
+        };
+        Ok((route, access, body))
+    }
+
+    fn dispatch(&self, route: Route, access: Access, body: &[u8]) -> Response<Vec<u8>> {
         match route {
             Route::Observe => self.observe(body),
             Route::FetchInterface => self.fetch(body),
-            Route::CallOperation => self.call(body),
+            Route::CallOperation => self.call(access, body),
         }
+    }
+
+    /// The lab provider, when the lab is on and `path` is in it.
+    fn lab_for(&self, path: &str) -> Option<&LabProvider> {
+        self.lab.as_ref().filter(|_| lab::owns(path))
+    }
+
+    /// An observation from the provider that owns the path. An observe of `/` below depth 0
+    /// also gets the lab's tree as the root's last child; the two trees are separate
+    /// snapshots, since the two providers share no lock.
+    fn observation(&self, request: &ObserveRequest) -> Result<ObjectObservation, ProtocolError> {
+        if let Some(lab) = self.lab_for(&request.path) {
+            return lab.observe(request);
+        }
+        let joined = self
+            .lab
+            .as_ref()
+            .filter(|_| request.path == "/" && request.depth > 0);
+        let Some(lab) = joined else {
+            return self.provider.observe(request, 0);
+        };
+        let below = request.depth - 1;
+        let mut observation = self.provider.observe(request, lab.root_size(below))?;
+        let lab_tree = lab.observe(&ObserveRequest {
+            path: lab::ROOT.into(),
+            depth: below,
+        })?;
+        if let Some(children) = &mut observation.children {
+            children.push(lab_tree);
+        }
+        Ok(observation)
     }
 
     fn observe(&self, body: &[u8]) -> Response<Vec<u8>> {
@@ -162,7 +255,7 @@ impl Handler {
             Ok(request) => request,
             Err(error) => return self.undecodable(Route::Observe, error),
         };
-        let observation = match self.provider.observe(&request) {
+        let observation = match self.observation(&request) {
             Ok(observation) => observation,
             Err(error) => return self.failure(Route::Observe, error),
         };
@@ -175,6 +268,12 @@ impl Handler {
                     ProtocolErrorCode::ResourceLimitExceeded,
                     format!("the observation is {actual} bytes; this Host sends at most {maximum}"),
                 ),
+            // So is the nesting limit, which a deep tree (`/lab/deep`) reaches first.
+            Err(EncodeHttpError::Codec(CodecError::NestingTooDeep { maximum })) => self.envelope(
+                Route::Observe,
+                ProtocolErrorCode::ResourceLimitExceeded,
+                format!("the observation nests deeper than {maximum} JSON levels"),
+            ),
             Err(error) => self.envelope(
                 Route::Observe,
                 ProtocolErrorCode::Internal,
@@ -188,7 +287,11 @@ impl Handler {
             Ok(request) => request,
             Err(error) => return self.undecodable(Route::FetchInterface, error),
         };
-        let response = match self.provider.fetch(&request) {
+        let fetched = match self.lab_for(&request.interface.scope) {
+            Some(lab) => lab.fetch(&request),
+            None => self.provider.fetch(&request),
+        };
+        let response = match fetched {
             Ok(response) => response,
             Err(error) => return self.failure(Route::FetchInterface, error),
         };
@@ -201,12 +304,19 @@ impl Handler {
         })
     }
 
-    fn call(&self, body: &[u8]) -> Response<Vec<u8>> {
+    fn call(&self, access: Access, body: &[u8]) -> Response<Vec<u8>> {
         let metadata = match decode_call_operation_metadata(body, self.limits) {
             Ok(metadata) => metadata,
             Err(error) => return self.undecodable(Route::CallOperation, error),
         };
-        let success = match self.provider.call(metadata, body, self.limits) {
+        let reference = &metadata.interface.reference;
+        let key = OperationKey::new(&reference.scope, &reference.name, &metadata.operation);
+        let outcome = match self.lab_for(&metadata.target.path) {
+            Some(lab) => lab.call(access, metadata, body, self.limits),
+            None => self.provider.call(access, metadata, body, self.limits),
+        };
+        self.counters.operation(key, outcome.executed);
+        let success = match outcome.result {
             Ok(success) => success,
             Err(error) => return self.failure(Route::CallOperation, error),
         };

@@ -58,10 +58,14 @@
 //! # }
 //! ```
 
+mod auth;
+mod call;
+mod counters;
 mod error;
 mod generate;
 mod http;
 pub mod interfaces;
+pub mod lab;
 mod layout;
 mod node;
 mod operations;
@@ -71,6 +75,8 @@ mod server;
 pub mod types;
 mod world;
 
+pub use auth::DemoAuth;
+pub use counters::{CounterSnapshot, OperationCount, OperationKey};
 pub use error::DemoError;
 pub use options::{DemoOptions, MAX_ISSUES};
 pub use server::{DemoServer, serve};

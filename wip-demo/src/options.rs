@@ -1,10 +1,13 @@
-//! What a demo server can be told: the size of its world and its HTTP limits.
+//! What a demo server can be told: the size of its world, the lab and its shapes, tokens, and
+//! its HTTP limits.
 
 use std::time::Duration;
 
 use wip_http::Limits;
 
+use crate::auth::DemoAuth;
 use crate::error::DemoError;
+use crate::lab::{MAX_DEEP_LEVELS, MAX_WIDE_OPERATIONS};
 
 /// The largest number of generated issues [`DemoOptions::issues`] accepts.
 pub const MAX_ISSUES: usize = 100_000;
@@ -18,6 +21,16 @@ pub struct DemoOptions {
     /// Whether the root also publishes the `diagnostics` interface, whose operations fail on
     /// request (internal, resource limit, unknown outcome, panic). Default off.
     pub diagnostics: bool,
+    /// Whether the Worldspace also holds the lab, `/lab`: the Objects that are deleted, moved,
+    /// re-created, revised, aliased, reachable only through results, hostile or restricted (see
+    /// [`lab`](crate::lab)). Default off, so the tour's world stays small.
+    pub lab: bool,
+    /// Levels of the folder chain `/lab/deep/d1/.../dN`, at most [`MAX_DEEP_LEVELS`]. Default 8.
+    pub deep_levels: u32,
+    /// Operations of `lab.wide` on `/lab/wide`, at most [`MAX_WIDE_OPERATIONS`]. Default 1,000.
+    pub wide_operations: usize,
+    /// Bearer tokens every request must carry; `None` (the default) accepts requests without one.
+    pub auth: Option<DemoAuth>,
     /// Largest request body accepted, in bytes; a larger one gets a bare HTTP 413. Default 1 MiB.
     pub max_request_bytes: usize,
     /// Largest response body sent, in bytes. An observation larger than this is answered with
@@ -53,6 +66,10 @@ impl Default for DemoOptions {
         Self {
             issues: 40,
             diagnostics: false,
+            lab: false,
+            deep_levels: 8,
+            wide_operations: 1_000,
+            auth: None,
             max_request_bytes: 1024 * 1024,
             max_response_bytes: 64 * 1024 * 1024,
             max_nesting: 64,
@@ -74,6 +91,25 @@ impl DemoOptions {
                 requested: self.issues,
                 maximum: MAX_ISSUES,
             });
+        }
+        if self.deep_levels > MAX_DEEP_LEVELS {
+            return Err(DemoError::OutOfRange {
+                option: "deep_levels",
+                requested: self.deep_levels as usize,
+                maximum: MAX_DEEP_LEVELS as usize,
+            });
+        }
+        if self.wide_operations > MAX_WIDE_OPERATIONS {
+            return Err(DemoError::OutOfRange {
+                option: "wide_operations",
+                requested: self.wide_operations,
+                maximum: MAX_WIDE_OPERATIONS,
+            });
+        }
+        if let Some(auth) = &self.auth
+            && let Some(option) = auth.unusable()
+        {
+            return Err(DemoError::Token { option });
         }
         let positive = [
             ("max_observe_objects", self.max_observe_objects > 0),

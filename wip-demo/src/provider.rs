@@ -4,6 +4,7 @@
 //! read lock so a tree is one consistent snapshot. Calls go through wip-host's dispatcher with
 //! wip-http decoding the arguments once the Host has fixed the descriptor, and
 //! [`ObjectProvider::execute_operation`] holds the world's commit lock from resolution to commit.
+//! The lab (`/lab`) has a provider of its own in `lab/`.
 
 use std::sync::Arc;
 
@@ -14,9 +15,12 @@ use wip_host::{
 };
 use wip_http::{CallOperationMetadata, Limits};
 use wip_protocol::{
-    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    InterfaceDescriptor, ObjectObservation, ObserveRequest, ProtocolError, ProtocolErrorCode,
+    FetchInterfaceRequest, FetchInterfaceResponse, ObjectObservation, ObserveRequest,
+    ProtocolError, ProtocolErrorCode,
 };
+
+use crate::auth::Access;
+use crate::call::{self, CallOutcome};
 
 use crate::interfaces::{
     DiagnosticsDefinition, IssueCommentsDefinition, IssueReadDefinition, LifecycleDefinition,
@@ -30,14 +34,6 @@ use crate::world::{State, World};
 /// The interface validator of `issue::lifecycle`. Its descriptor never changes while the server
 /// runs, so the value is fixed; clients must still copy it from the fetch into their calls.
 pub(crate) const LIFECYCLE_VALIDATOR: &[u8] = b"issue::lifecycle/1";
-
-/// A call that ran, with what is needed to encode its response.
-#[derive(Debug)]
-pub(crate) struct CallSuccess {
-    pub(crate) request: CallOperationRequest,
-    pub(crate) descriptor: InterfaceDescriptor,
-    pub(crate) response: CallOperationResponse,
-}
 
 /// Registration tokens, one per published (scope, name) pair.
 struct Registrations {
@@ -195,9 +191,11 @@ impl DemoProvider {
     }
 
     /// Observes `request.path` and its descendants to `request.depth`, as one snapshot.
+    /// `extra` Objects that another provider adds to the answer count towards the limit.
     pub(crate) fn observe(
         &self,
         request: &ObserveRequest,
+        extra: usize,
     ) -> Result<ObjectObservation, ProtocolError> {
         let state = self.world.read();
         let Some(kind) = layout::resolve(&state, &request.path) else {
@@ -206,7 +204,7 @@ impl DemoProvider {
                 "nothing is published at this path",
             ));
         };
-        let size = layout::subtree_size(&state, kind, request.depth);
+        let size = layout::subtree_size(&state, kind, request.depth).saturating_add(extra);
         if size > self.max_observe_objects {
             return Err(protocol_error(
                 ProtocolErrorCode::ResourceLimitExceeded,
@@ -257,59 +255,15 @@ impl DemoProvider {
             .protocol_response()
     }
 
-    /// Runs one call whose routing metadata is already decoded from `body`.
-    ///
-    /// The arguments are decoded against the descriptor the Host fixed. wip-host replaces a
-    /// decoder's error with a generic message, so the wip-http diagnostic is kept and put back.
+    /// Runs one call on an Object of the tracker.
     pub(crate) fn call(
         &self,
+        access: Access,
         metadata: CallOperationMetadata,
         body: &[u8],
         limits: Limits,
-    ) -> Result<CallSuccess, ProtocolError> {
-        let mut decoded = None;
-        let mut decode_error = None;
-        let result = self.call_operation_with_context_and_decoder(
-            &ExecutionContext::new(),
-            metadata.target.clone(),
-            metadata.interface.clone(),
-            metadata.operation.clone(),
-            |descriptor| match metadata.decode_request(body, descriptor, limits) {
-                Ok(mut request) => {
-                    let arguments = std::mem::take(&mut request.arguments);
-                    decoded = Some((request, descriptor.clone()));
-                    Ok(arguments)
-                }
-                Err(error) => {
-                    decode_error = Some(error.to_string());
-                    Err(error)
-                }
-            },
-        );
-        match result {
-            Ok(response) => {
-                let Some((request, descriptor)) = decoded else {
-                    return Err(protocol_error(
-                        ProtocolErrorCode::OperationOutcomeUnknown,
-                        "the operation ran but its request was not kept",
-                    ));
-                };
-                Ok(CallSuccess {
-                    request,
-                    descriptor,
-                    response,
-                })
-            }
-            Err(error) => {
-                let mut error = error.protocol_error();
-                if error.code == ProtocolErrorCode::InvalidArguments
-                    && let Some(message) = decode_error
-                {
-                    error.message = message;
-                }
-                Err(error)
-            }
-        }
+    ) -> CallOutcome {
+        call::run(self, access, metadata, body, limits)
     }
 }
 

@@ -13,9 +13,11 @@ use tokio::sync::{Semaphore, oneshot};
 use tokio::task::{JoinHandle, JoinSet};
 use wip_http::Endpoint;
 
+use crate::counters::{CounterSnapshot, Counters};
 use crate::error::DemoError;
 use crate::generate;
-use crate::http::Handler;
+use crate::http::{Handler, HandlerParts};
+use crate::lab::LabProvider;
 use crate::options::DemoOptions;
 use crate::provider::DemoProvider;
 
@@ -30,6 +32,7 @@ pub struct DemoServer {
     endpoint: String,
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
+    counters: Arc<Counters>,
 }
 
 impl DemoServer {
@@ -37,6 +40,13 @@ impl DemoServer {
     #[must_use]
     pub fn endpoint(&self) -> String {
         self.endpoint.clone()
+    }
+
+    /// The request counters as of now: per interaction, and per operation how often it was
+    /// called and how often its implementation actually ran.
+    #[must_use]
+    pub fn counters(&self) -> CounterSnapshot {
+        self.counters.snapshot()
     }
 
     /// The address actually bound (useful after binding port 0).
@@ -96,19 +106,30 @@ pub async fn serve(addr: SocketAddr, options: DemoOptions) -> Result<DemoServer,
         options.diagnostics,
         options.max_observe_objects,
     );
-    let provider = tokio::task::spawn_blocking(move || {
-        DemoProvider::new(generate::build(issues), diagnostics, max_objects)
+    let lab = options
+        .lab
+        .then_some((options.deep_levels, options.wide_operations));
+    let (provider, lab) = tokio::task::spawn_blocking(move || {
+        let provider = DemoProvider::new(generate::build(issues), diagnostics, max_objects)?;
+        let lab = lab
+            .map(|(deep, wide)| LabProvider::new(deep, wide, max_objects))
+            .transpose()?;
+        Ok((provider, lab))
     })
     .await
     .map_err(|_| DemoError::Setup)?
     .map_err(DemoError::Registration)?;
-    let handler = Arc::new(Handler::new(
+    let counters = Arc::new(Counters::default());
+    let handler = Arc::new(Handler::new(HandlerParts {
         provider,
-        parsed,
+        lab,
+        auth: options.auth.clone(),
+        counters: Arc::clone(&counters),
+        endpoint: parsed,
         limits,
-        options.body_read_timeout,
-        options.max_concurrent_requests,
-    ));
+        body_read_timeout: options.body_read_timeout,
+        max_concurrent_requests: options.max_concurrent_requests,
+    }));
     let (stop, stopped) = oneshot::channel();
     let task = tokio::spawn(accept_loop(listener, handler, options, stopped));
     Ok(DemoServer {
@@ -116,6 +137,7 @@ pub async fn serve(addr: SocketAddr, options: DemoOptions) -> Result<DemoServer,
         endpoint,
         stop: Some(stop),
         task: Some(task),
+        counters,
     })
 }
 

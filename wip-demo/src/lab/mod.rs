@@ -1,0 +1,334 @@
+//! The lab, `/lab`: the corner of the Worldspace where things change, vanish, alias and misbehave,
+//! published by a provider of its own so the tour's tracker stays small and stable.
+//!
+//! Every lab interface is scoped at `/lab` or below it, so fetches and calls for the lab never
+//! reach the main provider and the other way round; only an observe of `/` joins the two trees.
+
+mod descriptor;
+mod handwritten;
+mod hostile;
+pub mod interfaces;
+mod layout;
+mod node;
+mod operations;
+mod scopes;
+pub mod types;
+mod wide;
+mod world;
+
+use std::sync::Arc;
+
+use wip_host::{
+    EffectGuarantee, ExecutionContext, HostError, ObjectProvider, OperationAttempt, ProviderResult,
+    PublicationError, PublishedObject, RegistrationError, ScopeObservation,
+};
+use wip_http::{CallOperationMetadata, Limits};
+use wip_protocol::{
+    FetchInterfaceRequest, FetchInterfaceResponse, ObjectObservation, ObserveRequest,
+    ProtocolError, ProtocolErrorCode,
+};
+
+use crate::auth::Access;
+use crate::call::{self, CallOutcome};
+use crate::node::ScopeRef;
+
+pub use self::wide::MAX_WIDE_OPERATIONS;
+pub(crate) use layout::{ROOT, owns};
+
+use self::interfaces::names;
+use self::layout::LabKind;
+use self::node::LabNode;
+use self::scopes::{FormPublication, FormToken, LabRegistrations, ProjectScope};
+use self::world::{LabState, LabWorld, project_ref};
+
+/// The part of the lab the observer token may observe but not call: `/lab/vault`.
+pub const RESTRICTED: &str = "/lab/vault";
+
+/// The most levels [`DemoOptions::deep_levels`](crate::DemoOptions::deep_levels) accepts.
+pub const MAX_DEEP_LEVELS: u32 = 10_000;
+
+/// Whether calls on `path` need the full token.
+pub(crate) fn is_restricted(path: &str) -> bool {
+    path == RESTRICTED
+        || path
+            .strip_prefix(RESTRICTED)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+const SCHEMA_REF: &str = "lab-schema";
+const LAB_REF: &str = "lab";
+
+/// The lab's `ObjectProvider`.
+pub(crate) struct LabProvider {
+    world: Arc<LabWorld>,
+    registrations: LabRegistrations,
+    max_observe_objects: usize,
+}
+
+impl std::fmt::Debug for LabProvider {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("LabProvider")
+            .field("world", &self.world)
+            .finish_non_exhaustive()
+    }
+}
+
+fn protocol_error(code: ProtocolErrorCode, message: impl Into<String>) -> ProtocolError {
+    ProtocolError {
+        code,
+        message: message.into(),
+    }
+}
+
+fn not_found() -> ProtocolError {
+    protocol_error(
+        ProtocolErrorCode::NotFound,
+        "nothing is published at this path",
+    )
+}
+
+fn interface_not_found() -> ProtocolError {
+    protocol_error(
+        ProtocolErrorCode::InterfaceNotFound,
+        "interface is not currently published",
+    )
+}
+
+impl LabProvider {
+    pub(crate) fn new(
+        deep: u32,
+        wide: usize,
+        max_observe_objects: usize,
+    ) -> Result<Self, RegistrationError> {
+        let registrations = LabRegistrations::new(ROOT)?;
+        let form = FormPublication::at(&format!("{ROOT}/schema"), 1)?;
+        let mut state = LabState::new(form, deep, wide);
+        for (key, title) in [
+            ("alpha", "Project Alpha: issues that move"),
+            ("beta", "Project Beta: where issues go"),
+        ] {
+            let scope = ProjectScope::new(&format!("{ROOT}/tracker/{key}"))?;
+            let revision = state.revision();
+            state.projects.push(world::LabProjectData {
+                key: key.into(),
+                title: title.into(),
+                archived: false,
+                generation: 1,
+                revision,
+                scope,
+            });
+        }
+        for (id, project, title) in [
+            (1, 0, "Delete me"),
+            (2, 0, "Move me to beta"),
+            (3, 0, "Label me"),
+            (4, 1, "Already in beta"),
+        ] {
+            state.add_issue(id, project, title);
+        }
+        state.handbook = vec!["Welcome to the lab.".into()];
+        state.handbook_revision = state.revision();
+        Ok(Self {
+            world: Arc::new(LabWorld::new(state)),
+            registrations,
+            max_observe_objects,
+        })
+    }
+
+    fn lab_scope(&self) -> ScopeObservation {
+        ScopeObservation::new(&self.registrations.scope, &ScopeRef(LAB_REF))
+    }
+
+    fn project_scope(state: &LabState, project: usize) -> ScopeObservation {
+        let data = &state.projects[project];
+        ScopeObservation::new(&data.scope.scope, &ScopeRef(&project_ref(data)))
+    }
+
+    /// The publication of one lab Object and the live scope Objects its interfaces need.
+    fn publish(
+        &self,
+        state: &LabState,
+        kind: LabKind,
+    ) -> Result<PublishedObject<LabNode>, PublicationError> {
+        let tokens = &self.registrations;
+        let publication = PublishedObject::new(LabNode::snapshot(&self.world, state, kind))
+            .bind_scope(self.lab_scope());
+        Ok(match kind {
+            LabKind::Project(project) => publication
+                .expose(&tokens.project)?
+                .bind_scope(Self::project_scope(state, project)),
+            LabKind::Issue(id) => {
+                let Some(issue) = state.issue(id) else {
+                    return Ok(publication);
+                };
+                publication
+                    .expose(&tokens.issue)?
+                    .expose(&state.projects[issue.project].scope.board)?
+                    .bind_scope(Self::project_scope(state, issue.project))
+            }
+            LabKind::Audit(_) => publication.expose(&tokens.record)?,
+            LabKind::Handbook(_) => publication.expose(&tokens.doc)?,
+            LabKind::Schema => {
+                let form = &state.form;
+                let publication = match &form.token {
+                    FormToken::V1(token) => publication.expose(token)?,
+                    FormToken::V2(token) => publication.expose(token)?,
+                };
+                publication.bind_scope(ScopeObservation::new(&form.scope, &ScopeRef(SCHEMA_REF)))
+            }
+            LabKind::Types => publication.expose(&tokens.types)?,
+            LabKind::Hostile => publication.expose(&tokens.hostile)?,
+            LabKind::Vault => publication.expose(&tokens.vault)?,
+            LabKind::Wide => {
+                let count = state.wide;
+                publication
+                    .expose(&tokens.wide)?
+                    .project(&[tokens.wide.reference().clone()], move |_, operation| {
+                        wide::operation_index(operation, count).is_some()
+                    })?
+            }
+            LabKind::Root
+            | LabKind::Tracker
+            | LabKind::Shelf(_)
+            | LabKind::HostileChild(_)
+            | LabKind::Deep(_) => publication,
+        })
+    }
+
+    /// How many Objects an observe of the lab root at `depth` returns.
+    pub(crate) fn root_size(&self, depth: u32) -> usize {
+        layout::subtree_size(&self.world.read(), LabKind::Root, depth)
+    }
+
+    /// Observes `request.path` and its descendants to `request.depth`, as one snapshot.
+    pub(crate) fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<ObjectObservation, ProtocolError> {
+        let state = self.world.read();
+        let kind = layout::resolve(&state, &request.path).ok_or_else(not_found)?;
+        let size = layout::subtree_size(&state, kind, request.depth);
+        if size > self.max_observe_objects {
+            return Err(protocol_error(
+                ProtocolErrorCode::ResourceLimitExceeded,
+                format!(
+                    "this observe would return {size} objects; this Host returns at most {}",
+                    self.max_observe_objects
+                ),
+            ));
+        }
+        self.observe_tree(&state, kind, &request.path, request.depth)
+    }
+
+    fn observe_tree(
+        &self,
+        state: &LabState,
+        kind: LabKind,
+        path: &str,
+        depth: u32,
+    ) -> Result<ObjectObservation, ProtocolError> {
+        let publication = self
+            .publish(state, kind)
+            .map_err(|error| protocol_error(ProtocolErrorCode::Internal, error.to_string()))?;
+        let object = publication
+            .protocol_object_at(path)
+            .map_err(|error| error.protocol_error())?;
+        let children = if depth == 0 {
+            None
+        } else {
+            let children = layout::children(state, kind)
+                .into_iter()
+                .map(|child| {
+                    let path = layout::path(state, child);
+                    self.observe_tree(state, child, &path, depth - 1)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Some(children)
+        };
+        Ok(ObjectObservation { object, children })
+    }
+
+    /// Fetches the current descriptor of a lab reference, under one read lock so descriptor,
+    /// validator and scope ref come from the same moment.
+    pub(crate) fn fetch(
+        &self,
+        request: &FetchInterfaceRequest,
+    ) -> Result<FetchInterfaceResponse, ProtocolError> {
+        let reference = &request.interface;
+        let state = self.world.read();
+        let kind = layout::resolve(&state, &reference.scope).ok_or_else(interface_not_found)?;
+        let (registry, current) = match kind {
+            LabKind::Root => (&self.registrations.registry, self.lab_scope()),
+            LabKind::Project(project) => (
+                &state.projects[project].scope.registry,
+                Self::project_scope(&state, project),
+            ),
+            LabKind::Schema => (
+                &state.form.registry,
+                ScopeObservation::new(&state.form.scope, &ScopeRef(SCHEMA_REF)),
+            ),
+            _ => return Err(interface_not_found()),
+        };
+        let mut observation = registry.fetch_interface(reference, &current)?;
+        if kind == LabKind::Root && reference.name == names::WIDE {
+            let count = state.wide;
+            observation = observation.project_operations(move |operation| {
+                wide::operation_index(operation, count).is_some()
+            });
+        }
+        observation.protocol_response()
+    }
+
+    /// Runs one call on a lab Object.
+    pub(crate) fn call(
+        &self,
+        access: Access,
+        metadata: CallOperationMetadata,
+        body: &[u8],
+        limits: Limits,
+    ) -> CallOutcome {
+        call::run(self, access, metadata, body, limits)
+    }
+}
+
+impl ObjectProvider for LabProvider {
+    type Object = LabNode;
+
+    fn with_object<R>(
+        &self,
+        _context: &ExecutionContext,
+        path: &str,
+        operation: impl FnOnce(&PublishedObject<Self::Object>) -> R,
+    ) -> ProviderResult<R> {
+        // The read lock covers resolution only: operations take the write lock themselves.
+        let publication = {
+            let state = self.world.read();
+            let Some(kind) = layout::resolve(&state, path) else {
+                return ProviderResult::NotFound;
+            };
+            match self.publish(&state, kind) {
+                Ok(publication) => publication,
+                Err(error) => {
+                    return ProviderResult::Failure(HostError::internal(
+                        error.to_string(),
+                        EffectGuarantee::NotCommitted,
+                    ));
+                }
+            }
+        };
+        ProviderResult::Found(operation(&publication))
+    }
+
+    fn execute_operation(
+        &self,
+        context: &ExecutionContext,
+        path: &str,
+        operation: impl FnOnce(&PublishedObject<Self::Object>) -> OperationAttempt,
+    ) -> ProviderResult<OperationAttempt> {
+        // Held from the snapshot whose validators the Host compares until the operation has
+        // committed, so no other lab operation changes anything in between.
+        let _commit = self.world.commit_lock();
+        self.with_object(context, path, operation)
+    }
+}
