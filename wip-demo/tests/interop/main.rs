@@ -4,6 +4,7 @@
 mod binding;
 mod call;
 mod fetch;
+mod lab_change;
 mod lifecycle;
 mod observe;
 mod server;
