@@ -8,7 +8,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use serde_json::{Value as Json, json};
-use wip_demo::{DemoOptions, DemoServer, serve};
+use wip_demo::{CounterSnapshot, DemoOptions, DemoServer, serve};
 use wip_http::http::{self, StatusCode};
 use wip_http::{
     ClientResponseError, DecodedResponse, Limits, decode_call_operation_metadata,
@@ -65,6 +65,14 @@ impl TestServer {
 
     pub(crate) fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The server's request counters as of now.
+    pub(crate) fn counters(&self) -> CounterSnapshot {
+        self.server
+            .as_ref()
+            .map(DemoServer::counters)
+            .unwrap_or_default()
     }
 
     pub(crate) fn shutdown(mut self) {

@@ -1,0 +1,84 @@
+//! Request counters: per interaction, and per operation how often a call named it and how often
+//! its implementation actually ran.
+
+use serde_json::json;
+use wip_http::http::StatusCode;
+
+use crate::lab_change::{Preconditions, call_with, lab_server};
+use crate::support::{fetch, object_validator, observe, raw_request, send};
+
+#[test]
+fn counters_tell_requests_from_executions() {
+    let server = lab_server();
+    let addr = server.addr();
+    let start = server.counters();
+    assert_eq!(
+        (
+            start.observe,
+            start.fetch_interface,
+            start.call_operation,
+            start.refused
+        ),
+        (0, 0, 0, 0)
+    );
+
+    assert_eq!(observe(addr, "/", 1).0, StatusCode::OK);
+    assert_eq!(observe(addr, "/nowhere", 0).0, StatusCode::NOT_FOUND);
+    let counters = server.counters();
+    assert_eq!(
+        counters.observe, 2,
+        "a not_found observe is still one observe"
+    );
+
+    let refused = send(addr, &raw_request("GET", "/wip/v1/observe", &[], b""));
+    assert_eq!(refused.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(server.counters().refused, 1);
+
+    let path = "/lab/tracker/alpha/1";
+    let issue = ("/lab", "lab.issue");
+    // `call_with` fetches the descriptor first, so every call adds one fetch as well.
+    let before = server.counters();
+    let unconditional = call_with(
+        addr,
+        path,
+        issue,
+        "delete",
+        json!({}),
+        &Preconditions::default(),
+    );
+    assert_eq!(unconditional.status, StatusCode::PRECONDITION_REQUIRED);
+    let counts = server.counters().operation("/lab", "lab.issue", "delete");
+    assert_eq!((counts.requested, counts.executed), (1, 0));
+
+    let validator = object_validator(addr, path);
+    let conditional = Preconditions {
+        object: Some(&validator),
+        ..Preconditions::default()
+    };
+    let deleted = call_with(addr, path, issue, "delete", json!({}), &conditional);
+    assert_eq!(deleted.status, StatusCode::OK);
+    let gone = call_with(addr, path, issue, "delete", json!({}), &conditional);
+    assert_eq!(gone.status, StatusCode::NOT_FOUND);
+
+    let after = server.counters();
+    let counts = after.operation("/lab", "lab.issue", "delete");
+    assert_eq!(
+        (counts.requested, counts.executed),
+        (3, 1),
+        "only one delete ran"
+    );
+    assert_eq!(after.call_operation - before.call_operation, 3);
+    assert_eq!(after.fetch_interface - before.fetch_interface, 3);
+    assert_eq!(
+        after.observe - before.observe,
+        1,
+        "the validator came from one observe"
+    );
+    assert_eq!(after.operation("/lab", "lab.issue", "read").requested, 0);
+
+    assert_eq!(
+        fetch(addr, "/lab", "no such interface").0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(server.counters().fetch_interface, after.fetch_interface + 1);
+}
