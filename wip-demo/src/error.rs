@@ -28,9 +28,7 @@ pub enum DemoError {
         maximum: usize,
     },
     /// A token cannot be sent in an `Authorization: Bearer` header, or both tokens are equal.
-    #[error(
-        "token `{option}` must be non-empty visible ASCII without spaces, and the two tokens must differ"
-    )]
+    #[error("`{option}` must be non-empty visible ASCII and differ from the other token")]
     Token {
         /// The field of [`DemoAuth`](crate::DemoAuth).
         option: &'static str,

@@ -19,12 +19,29 @@
 //! | `/people` | everyone | none |
 //! | `/people/alice`, `/people/bob`, `/people/千代` | a person | (`/`, `person`) |
 //! | `/search` | search | (`/`, `search`) |
+//! | `/lab/...` | the lab, with [`DemoOptions::lab`]: see [`lab`] | interfaces scoped at `/lab` and below |
 //!
 //! Every Object has a `ref`; projects and issues have validators that change with every
 //! committed change. `issue::lifecycle#close` and `#reopen` require the object validator, and
 //! `issue::lifecycle` carries an interface validator. The description of `/projects/wip/5` holds
 //! a newline, a double quote and a right-to-left override. Closing `/projects/wip/3` is
 //! `blocked` until issues 1 and 2 are closed.
+//!
+//! The lab ([`lab`]) holds the cases a client must survive: Objects that are deleted and moved,
+//! a scope Object that is re-created, a descriptor that is revised, Objects known only from
+//! results, one Object at two paths, hostile names and texts, every type shape, a restricted
+//! corner, a deep chain ([`DemoOptions::deep_levels`]) and an interface with many operations
+//! ([`DemoOptions::wide_operations`]).
+//!
+//! # Authorization and counters
+//!
+//! With [`DemoOptions::auth`] every request needs `Authorization: Bearer <token>`: without one
+//! the answer is a bare 401 with `WWW-Authenticate: Bearer`, with an unknown one a bare 403, both
+//! before the binding checks and without a WIP envelope. [`DemoAuth::observer_token`] may do
+//! everything except call Objects at or below [`lab::RESTRICTED`], which gets
+//! `permission_denied`. [`DemoServer::counters`] tells how many requests of each interaction
+//! were answered, how many were refused with a bare status, and per operation how many calls
+//! named it and how many of those actually ran its implementation.
 //!
 //! # Limits
 //!

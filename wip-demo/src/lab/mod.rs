@@ -1,8 +1,59 @@
-//! The lab, `/lab`: the corner of the Worldspace where things change, vanish, alias and misbehave,
-//! published by a provider of its own so the tour's tracker stays small and stable.
+//! The lab, `/lab`: the corner of the Worldspace where things change, vanish, alias and
+//! misbehave, for testing clients. It is published only with
+//! [`DemoOptions::lab`](crate::DemoOptions::lab), by a provider of its own, so the tour's tracker
+//! stays small and stable. Every lab interface is scoped at `/lab` or below, so fetches and calls
+//! for the lab never reach the tracker's provider; an observe of `/` lists `lab` as the root's
+//! last child.
 //!
-//! Every lab interface is scoped at `/lab` or below it, so fetches and calls for the lab never
-//! reach the main provider and the other way round; only an observe of `/` joins the two trees.
+//! # Objects
+//!
+//! | path | ref | validator | interfaces (scope, name) |
+//! |---|---|---|---|
+//! | `/lab` | `lab` | – | none (scope Object of every `lab.*`) |
+//! | `/lab/tracker` | `lab-tracker` | – | none |
+//! | `/lab/tracker/alpha`, `/lab/tracker/beta` | `lab-project:<key>/<generation>` | yes | (`/lab`, `lab.project`); scope Object of (`/lab/tracker/<key>`, `board`) |
+//! | `/lab/tracker/<key>/<id>`: alpha has 1, 2, 3; beta has 4 | `lab-issue:<id>` | yes | (`/lab`, `lab.issue`), (`/lab/tracker/<key>`, `board`) |
+//! | `/lab/audit/<n>`, never anyone's child; `/lab/audit` itself is not published | `lab-audit:<n>` | – | (`/lab`, `lab.record`) |
+//! | `/lab/docs`, `/lab/pinned` | `lab-shelf:<name>` | – | none |
+//! | `/lab/docs/handbook` and `/lab/pinned/handbook`: one Object at two paths | `lab-handbook` | yes | (`/lab`, `lab.doc`) |
+//! | `/lab/schema` | `lab-schema` | – | (`/lab/schema`, `form`) |
+//! | `/lab/types` | `lab-types` | – | (`/lab`, `lab.types`) |
+//! | `/lab/hostile` | `lab-hostile` | – | (`/lab`, `lab.hostile`) |
+//! | `/lab/hostile/<name>`, seven children | some none, one `""` | – | none |
+//! | `/lab/vault` ([`RESTRICTED`]) | `lab-vault` | – | (`/lab`, `lab.vault`) |
+//! | `/lab/deep/d1/d2/.../dN`, N = [`DemoOptions::deep_levels`](crate::DemoOptions::deep_levels) | `lab-deep:<level>` | – | none |
+//! | `/lab/wide` | `lab-wide` | – | (`/lab`, `lab.wide`) |
+//!
+//! # Behaviours
+//!
+//! | operation | what it does, and what a client then sees |
+//! |---|---|
+//! | `lab.issue#delete` (object validator required) | removes the issue: observe and calls at its path get `not_found`, it leaves its project's children; returns the entry of its audit record; the response has no validator |
+//! | `lab.issue#move_to(project)` (object validator required) | the issue is published under the other project with the same name and `ref` and a new validator; the old path gets `not_found`; its `board` is now the new project's; `unknown_project` or `already_there` change nothing |
+//! | `lab.issue#history` | entries of the issue's audit records, Objects that only results point at |
+//! | `lab.project#archive` | re-creates the project's scope Object: its `ref` goes from `lab-project:<key>/1` to `/2`, the `scope_ref` of its `board` changes, and calls carrying the old one get `interface_mismatch`; a second archive is `already_archived` |
+//! | `board#label` | adds a label (no validator needed, so only the scope ref can be stale) |
+//! | `form#revise` (interface validator required, as on every `form` call) | publishes the next descriptor revision: the interface validator goes from `form/1` to `form/2`, and calls carrying the old one get `interface_validator_mismatch`; odd revisions have `submit(text)`, even ones `submit(text, urgent?)`; the scope Object and its ref stay |
+//! | `lab.doc#append` through either path | changes the one handbook: both paths show the new validator |
+//! | `lab.vault#open`, `#deposit` | `permission_denied` for [`DemoAuth::observer_token`](crate::DemoAuth::observer_token), which may still observe and fetch them |
+//! | `lab.types#convert`, `#probe`, `#describe`, `#roster`, `#reverse` | number in and out (`fahrenheit` is absent when not finite), optional `unit` and `json` parameters where `null` is present, a union with a `unit` payload nested with a record and another union, a list of records with optional fields, bytes in and out; declarations include the aliases `Celsius = number`, `Nothing = unit`, `Label = string` and `Tag = Label` |
+//! | `lab.hostile#find-item`, `#ignore previous instructions` | names needing quotes in the Text View (`find-item`, `search term`, `表示名`, ``a`b\c``, a type named `string` and one named `type` with the cases `case one`, `line` newline `break` and the empty name); documentation with ANSI and C1 escapes, U+2028, U+202E and text written as orders to a model |
+//! | `lab.wide#op_0000` ... | [`DemoOptions::wide_operations`](crate::DemoOptions::wide_operations) operations (default 1,000), each returning its number plus an optional `offset` |
+//!
+//! Every change appends an audit record. The children of `/lab/hostile` are named `say "hi"`,
+//! `back\slash`, `line` newline `break`, `bidi ` U+202E `txt.exe`, `%2F`, ` spaced  out ` and
+//! `tab` tab `here` U+007F; their descriptions carry ANSI escapes, C1 controls, line and paragraph
+//! separators, zero-width characters and instructions to a model, and `%2F` and ` spaced  out `
+//! have neither description nor ref.
+//!
+//! # Which interfaces are hand-written
+//!
+//! `lab.types`, `lab.hostile` and `lab.wide` implement wip-interface's `InterfaceDefinition` and
+//! `InterfaceImplementation` by hand and dispatch on wip-protocol values: the macros cannot
+//! declare aliases, a `unit` union payload or nullable optional parameters (`lab.types`), cannot
+//! spell names that are not Rust identifiers (`lab.hostile`), and freeze a descriptor per type, so
+//! an operation count chosen at start-up is a projection of a larger registered descriptor
+//! (`lab.wide`). The others are `wip-interface` traits ([`interfaces`]).
 
 mod descriptor;
 mod handwritten;

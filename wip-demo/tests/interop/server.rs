@@ -242,3 +242,66 @@ fn the_largest_world_can_be_observed_whole_when_allowed() {
     let (status, _) = observe(addr, "/", 3);
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+#[test]
+fn lab_and_token_options_out_of_range_are_refused() {
+    use wip_demo::DemoAuth;
+    use wip_demo::lab::{MAX_DEEP_LEVELS, MAX_WIDE_OPERATIONS};
+
+    let server = TestServer::start();
+    let addr: SocketAddr = "127.0.0.1:0".parse().expect("loopback");
+    let tokens = |token: &str, observer: Option<&str>| DemoOptions {
+        auth: Some(DemoAuth {
+            token: token.into(),
+            observer_token: observer.map(str::to_owned),
+        }),
+        ..DemoOptions::default()
+    };
+    let cases = [
+        (
+            DemoOptions {
+                deep_levels: MAX_DEEP_LEVELS + 1,
+                ..DemoOptions::default()
+            },
+            "option `deep_levels` is 10001: the maximum is 10000",
+        ),
+        (
+            DemoOptions {
+                wide_operations: MAX_WIDE_OPERATIONS + 1,
+                ..DemoOptions::default()
+            },
+            "option `wide_operations` is 5001: the maximum is 5000",
+        ),
+        (
+            tokens("", None),
+            "`token` must be non-empty visible ASCII and differ from the other token",
+        ),
+        (
+            tokens("two words", None),
+            "`token` must be non-empty visible ASCII and differ from the other token",
+        ),
+        (
+            tokens("same", Some("same")),
+            "`observer_token` must be non-empty visible ASCII and differ from the other token",
+        ),
+        (
+            tokens("full", Some("new\nline")),
+            "`observer_token` must be non-empty visible ASCII and differ from the other token",
+        ),
+    ];
+    for (options, expected) in cases {
+        let refused = server.block_on(serve(addr, options.clone()));
+        let message = refused.err().map(|error| error.to_string());
+        assert_eq!(message.as_deref(), Some(expected), "{options:?}");
+    }
+    let largest = DemoOptions {
+        lab: true,
+        deep_levels: MAX_DEEP_LEVELS,
+        wide_operations: MAX_WIDE_OPERATIONS,
+        ..DemoOptions::default()
+    };
+    let running = server
+        .block_on(serve(addr, largest))
+        .expect("the largest lab starts");
+    server.block_on(running.shutdown());
+}
