@@ -383,3 +383,76 @@ impl ObjectProvider for LabProvider {
         self.with_object(context, path, operation)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lab() -> LabProvider {
+        LabProvider::new(3, 10, 1_000).expect("the lab registers")
+    }
+
+    #[test]
+    fn paths_resolve_literally() {
+        let lab = lab();
+        let state = lab.world.read();
+        let cases = [
+            ("/lab", Some(LabKind::Root)),
+            ("/lab/tracker/alpha/1", Some(LabKind::Issue(1))),
+            ("/lab/tracker/alpha/01", None),
+            ("/lab/tracker/beta/1", None),
+            ("/lab/audit/1", None),
+            ("/lab/audit/0", None),
+            ("/lab/deep/d1/d2/d3", Some(LabKind::Deep(3))),
+            ("/lab/deep/d1/d3", None),
+            ("/lab/deep/d1/d2/d3/d4", None),
+            ("/lab/hostile/%2F", Some(LabKind::HostileChild(4))),
+            ("/lab/hostile/%2f", None),
+            ("/lab/hostile/line\nbreak", Some(LabKind::HostileChild(2))),
+            (
+                "/lab/pinned/handbook",
+                Some(LabKind::Handbook(layout::Shelf::Pinned)),
+            ),
+            ("/labs", None),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(layout::resolve(&state, path), expected, "{path:?}");
+        }
+        assert!(owns("/lab") && owns("/lab/x") && !owns("/labs") && !owns("/"));
+        assert!(is_restricted("/lab/vault") && is_restricted("/lab/vault/x"));
+        assert!(!is_restricted("/lab/vaulted"));
+    }
+
+    #[test]
+    fn every_published_path_resolves_to_its_object() {
+        fn walk(state: &LabState, kind: LabKind, seen: &mut usize) {
+            let path = layout::path(state, kind);
+            assert_eq!(layout::resolve(state, &path), Some(kind), "{path:?}");
+            *seen += 1;
+            for child in layout::children(state, kind) {
+                walk(state, child, seen);
+            }
+        }
+        let lab = lab();
+        let state = lab.world.read();
+        let mut seen = 0;
+        walk(&state, LabKind::Root, &mut seen);
+        assert_eq!(seen, layout::subtree_size(&state, LabKind::Root, u32::MAX));
+        for kind in [LabKind::Root, LabKind::Deep(0), LabKind::Hostile] {
+            for depth in 0..6 {
+                let request = ObserveRequest {
+                    path: layout::path(&state, kind),
+                    depth,
+                };
+                let observation = lab
+                    .observe_tree(&state, kind, &request.path, depth)
+                    .expect("the lab observes itself");
+                assert_eq!(
+                    request.validate_response(&observation),
+                    Ok(()),
+                    "{request:?}"
+                );
+            }
+        }
+    }
+}

@@ -46,7 +46,7 @@ impl InterfaceDefinition for WideDefinition {
                 .map(|index| {
                     operation(
                         &operation_name(index),
-                        &format!("Returns {index} plus the optional offset"),
+                        &format!("Returns {index} plus the optional offset, kept within the safe integers"),
                         vec![param("offset", false, TypeExpr::Integer)],
                         TypeExpr::Integer,
                     )

@@ -3,9 +3,12 @@
 
 use serde_json::json;
 use wip_http::http::StatusCode;
+use wip_protocol::ProtocolErrorCode;
 
 use crate::lab_change::{Preconditions, call_with, lab_server};
-use crate::support::{fetch, object_validator, observe, raw_request, send};
+use crate::support::{
+    TestServer, call, call_body, failure_code, fetch, object_validator, observe, raw_request, send,
+};
 
 #[test]
 fn counters_tell_requests_from_executions() {
@@ -81,4 +84,37 @@ fn counters_tell_requests_from_executions() {
         StatusCode::NOT_FOUND
     );
     assert_eq!(server.counters().fetch_interface, after.fetch_interface + 1);
+}
+
+#[test]
+fn counters_show_that_an_unknown_outcome_ran_exactly_once() {
+    let server = TestServer::start();
+    let addr = server.addr();
+    let fail = |mode: &str| {
+        call(
+            addr,
+            &call_body("/", "/", "diagnostics", "fail", json!({ "mode": mode })),
+        )
+    };
+    let unknown = fail("outcome_unknown");
+    assert_eq!(
+        failure_code(&unknown.decoded),
+        Some(ProtocolErrorCode::OperationOutcomeUnknown)
+    );
+    let panicked = fail("panic");
+    assert_eq!(
+        failure_code(&panicked.decoded),
+        Some(ProtocolErrorCode::OperationOutcomeUnknown)
+    );
+    let refused = fail("no such mode");
+    assert_eq!(
+        failure_code(&refused.decoded),
+        Some(ProtocolErrorCode::InvalidArguments)
+    );
+    let counts = server.counters().operation("/", "diagnostics", "fail");
+    assert_eq!((counts.requested, counts.executed), (3, 2));
+    let stats = call(addr, &call_body("/", "/", "tracker", "stats", json!({})));
+    assert_eq!(stats.status, StatusCode::OK);
+    let counts = server.counters().operation("/", "tracker", "stats");
+    assert_eq!((counts.requested, counts.executed), (1, 1));
 }
