@@ -1,10 +1,12 @@
 //! `lab.types`: one interface with every type shape a client must handle, hand-written.
 //!
 //! `wip-interface` cannot write alias declarations (`type Celsius = number`: every derived type
-//! is a record, enum or union), a union case whose payload is `unit`, or optional `unit` and
-//! `json` parameters whose `null` means present, so this descriptor is built by hand and its
-//! operations dispatch on wip-protocol values directly. wip-host validates the arguments before
-//! dispatch and the result after it, against this same descriptor.
+//! is a record, enum or union), and it accepts `()` only as an operation's return, so neither a
+//! union case with a `unit` payload nor an optional `unit` parameter can be declared with it
+//! (both refused at compile time). Nested unions and an optional `json` parameter it could write,
+//! but they sit here beside the rest so one interface covers every shape. The operations dispatch
+//! on wip-protocol values directly; wip-host validates the arguments before dispatch and the
+//! result after it, against this same descriptor.
 
 use std::collections::BTreeMap;
 

@@ -50,7 +50,7 @@
 //!
 //! `lab.types`, `lab.hostile` and `lab.wide` implement wip-interface's `InterfaceDefinition` and
 //! `InterfaceImplementation` by hand and dispatch on wip-protocol values: the macros cannot
-//! declare aliases, a `unit` union payload or nullable optional parameters (`lab.types`), cannot
+//! declare aliases, a `unit` union payload or a `unit` parameter (`lab.types`), cannot
 //! spell names that are not Rust identifiers (`lab.hostile`), and freeze a descriptor per type, so
 //! an operation count chosen at start-up is a projection of a larger registered descriptor
 //! (`lab.wide`). The others are `wip-interface` traits ([`interfaces`]).
