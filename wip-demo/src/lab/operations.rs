@@ -37,6 +37,22 @@ fn entry_of(state: &LabState, kind: LabKind) -> OperationResult<Entry> {
     entry(layout::path(state, kind))
 }
 
+/// Most audit records, handbook lines, vault notes and labels per issue the lab keeps: a
+/// client looping on a changing operation must meet a limit, not exhaust the Host's memory.
+const MAX_ENTRIES: usize = 10_000;
+
+/// Refuses a change that would grow `length` past [`MAX_ENTRIES`], before anything is written.
+fn room(length: usize, what: &str) -> OperationResult<()> {
+    if length < MAX_ENTRIES {
+        Ok(())
+    } else {
+        Err(HostError::resource_limit(
+            format!("the lab keeps at most {MAX_ENTRIES} {what}"),
+            EffectGuarantee::NotCommitted,
+        ))
+    }
+}
+
 fn count(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
@@ -85,6 +101,7 @@ impl LabProject for LabNode {
     fn archive(&self) -> OperationResult<ArchiveResult> {
         let project = self.project_id()?;
         let mut state = self.world().write();
+        room(state.audit.len(), "audit records")?;
         if state.projects.get(project).ok_or_else(vanished)?.archived {
             return Ok(ArchiveResult::already_archived);
         }
@@ -123,6 +140,7 @@ impl LabIssue for LabNode {
     fn delete(&self) -> OperationResult<Entry> {
         let id = self.issue_id()?;
         let mut state = self.world().write();
+        room(state.audit.len(), "audit records")?;
         let record = state.delete(id).ok_or_else(vanished)?;
         self.leave();
         entry_of(&state, LabKind::Audit(record))
@@ -131,6 +149,7 @@ impl LabIssue for LabNode {
     fn move_to(&self, project: Entry) -> OperationResult<MoveResult> {
         let id = self.issue_id()?;
         let mut state = self.world().write();
+        room(state.audit.len(), "audit records")?;
         let Some(LabKind::Project(target)) = layout::resolve(&state, project.as_str()) else {
             return Ok(MoveResult::unknown_project(project));
         };
@@ -162,6 +181,9 @@ impl Board for LabNode {
     fn label(&self, label: String) -> OperationResult<Vec<String>> {
         let id = self.issue_id()?;
         let mut state = self.world().write();
+        room(state.audit.len(), "audit records")?;
+        let labels = state.issue(id).ok_or_else(vanished)?.labels.len();
+        room(labels, "labels on an issue")?;
         let (labels, revision) = state.label(id, label).ok_or_else(vanished)?;
         self.commit(revision);
         Ok(labels)
@@ -195,6 +217,7 @@ impl Handbook for LabNode {
     fn append(&self, line: String) -> OperationResult<u32> {
         self.expect(|kind| matches!(kind, LabKind::Handbook(_)))?;
         let mut state = self.world().write();
+        room(state.handbook.len(), "handbook lines")?;
         state.handbook.push(line);
         let revision = state.revision();
         state.handbook_revision = revision;
@@ -212,6 +235,7 @@ impl Vault for LabNode {
     fn deposit(&self, note: String) -> OperationResult<u32> {
         self.expect(|kind| kind == LabKind::Vault)?;
         let mut state = self.world().write();
+        room(state.vault.len(), "vault notes")?;
         state.vault.push(note);
         Ok(count(state.vault.len()))
     }
@@ -221,6 +245,7 @@ impl Vault for LabNode {
 fn revise(node: &LabNode) -> OperationResult<u32> {
     node.expect(|kind| kind == LabKind::Schema)?;
     let mut state = node.world().write();
+    room(state.audit.len(), "audit records")?;
     let next = state.form.revision.saturating_add(1);
     let form = FormPublication::new(&state.form.scope, next)
         .map_err(|_| host_failure("could not register the next form revision"))?;
@@ -257,5 +282,21 @@ impl FormV2 for LabNode {
 
     fn revise(&self) -> OperationResult<u32> {
         revise(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use wip_interface::HostErrorKind;
+
+    use super::*;
+
+    #[test]
+    fn growth_stops_at_the_limit_without_committing() {
+        assert!(room(MAX_ENTRIES - 1, "notes").is_ok());
+        let refused = room(MAX_ENTRIES, "notes").expect_err("the limit is reached");
+        assert_eq!(refused.kind(), HostErrorKind::ResourceLimitExceeded);
+        assert_eq!(refused.effect_guarantee(), EffectGuarantee::NotCommitted);
+        assert_eq!(refused.message(), "the lab keeps at most 10000 notes");
     }
 }
