@@ -224,7 +224,7 @@ impl Handler {
         self.lab.as_ref().filter(|_| lab::owns(path))
     }
 
-    /// An observation from the provider that owns the path. An observe of `/` below depth 0
+    /// An observation from the provider that owns the path. An observe of `/` at depth 1 or more
     /// also gets the lab's tree as the root's last child; the two trees are separate
     /// snapshots, since the two providers share no lock.
     fn observation(&self, request: &ObserveRequest) -> Result<ObjectObservation, ProtocolError> {
