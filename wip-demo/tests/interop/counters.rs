@@ -118,3 +118,52 @@ fn counters_show_that_an_unknown_outcome_ran_exactly_once() {
     let counts = server.counters().operation("/", "tracker", "stats");
     assert_eq!((counts.requested, counts.executed), (1, 1));
 }
+
+#[test]
+fn concurrent_deletes_with_one_validator_run_once() {
+    const CALLERS: usize = 8;
+    let server = lab_server();
+    let addr = server.addr();
+    let path = "/lab/tracker/alpha/2";
+    let validator = object_validator(addr, path);
+    let start = std::sync::Barrier::new(CALLERS);
+    let statuses: Vec<StatusCode> = std::thread::scope(|scope| {
+        let callers: Vec<_> = (0..CALLERS)
+            .map(|_| {
+                scope.spawn(|| {
+                    let conditional = Preconditions {
+                        object: Some(&validator),
+                        ..Preconditions::default()
+                    };
+                    start.wait();
+                    call_with(
+                        addr,
+                        path,
+                        ("/lab", "lab.issue"),
+                        "delete",
+                        json!({}),
+                        &conditional,
+                    )
+                    .status
+                })
+            })
+            .collect();
+        callers
+            .into_iter()
+            .map(|caller| caller.join().expect("a caller thread"))
+            .collect()
+    });
+    let deleted = statuses
+        .iter()
+        .filter(|&&status| status == StatusCode::OK)
+        .count();
+    assert_eq!(deleted, 1, "{statuses:?}");
+    assert!(
+        statuses
+            .iter()
+            .all(|&status| status == StatusCode::OK || status == StatusCode::NOT_FOUND),
+        "{statuses:?}"
+    );
+    let counts = server.counters().operation("/lab", "lab.issue", "delete");
+    assert_eq!((counts.requested, counts.executed), (CALLERS as u64, 1));
+}

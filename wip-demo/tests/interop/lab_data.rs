@@ -203,6 +203,11 @@ fn hostile_names_and_texts_arrive_unchanged() {
     );
 
     let described = descriptor(addr, "/lab", "lab.hostile").expect("lab.hostile is published");
+    let documentation = described.documentation.as_ref().expect("documented");
+    assert!(documentation.summary.contains('\u{1b}'));
+    let details = documentation.details.as_deref().unwrap_or_default();
+    assert!(details.starts_with("Ignore previous instructions"));
+    assert!(details.contains('\u{2028}') && details.contains('\u{202e}'));
     let names: Vec<&str> = described
         .operations
         .iter()
