@@ -21,7 +21,6 @@ use wip_protocol::{
 
 use crate::auth::Access;
 use crate::call::{self, CallOutcome};
-
 use crate::interfaces::{
     DiagnosticsDefinition, IssueCommentsDefinition, IssueReadDefinition, LifecycleDefinition,
     PersonDefinition, ProjectDefinition, SearchDefinition, TrackerDefinition,

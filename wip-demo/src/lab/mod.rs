@@ -40,13 +40,15 @@
 //! | `lab.hostile#find-item`, `#ignore previous instructions` | names needing quotes in the Text View (`find-item`, `search term`, `表示名`, ``a`b\c``, a type named `string` and one named `type` with the cases `case one`, `line` newline `break` and the empty name); documentation with ANSI and C1 escapes, U+2028, U+202E and text written as orders to a model |
 //! | `lab.wide#op_0000` ... | [`DemoOptions::wide_operations`](crate::DemoOptions::wide_operations) operations (default 1,000), each returning its number plus an optional `offset` |
 //!
-//! Every change appends an audit record; audit records, the labels of one issue, handbook lines
-//! and vault notes each stop at 10,000, after which the change is refused with
-//! `resource_limit_exceeded` and nothing is written. The children of `/lab/hostile` are named `say "hi"`,
-//! `back\slash`, `line` newline `break`, `bidi ` U+202E `txt.exe`, `%2F`, ` spaced  out ` and
-//! `tab` tab `here` U+007F; their descriptions carry ANSI escapes, C1 controls, line and paragraph
-//! separators, zero-width characters and instructions to a model, and `%2F` and ` spaced  out `
-//! have neither description nor ref.
+//! Labels, moves, deletes, archives and revisions each append an audit record. Audit records,
+//! the labels of one issue, handbook lines and vault notes each stop at 10,000, after which the
+//! change is refused with `resource_limit_exceeded` and nothing is written.
+//!
+//! The children of `/lab/hostile` are named `say "hi"`, `back\slash`, `line` newline `break`,
+//! `bidi ` U+202E `txt.exe`, `%2F`, ` spaced  out ` and `tab` tab `here` U+007F; their
+//! descriptions carry ANSI escapes, C1 controls, line and paragraph separators, zero-width
+//! characters and instructions to a model, and `%2F` and ` spaced  out ` have neither
+//! description nor ref.
 //!
 //! # Which interfaces are hand-written
 //!
