@@ -25,9 +25,11 @@ pub struct DemoOptions {
     /// re-created, revised, aliased, reachable only through results, hostile or restricted (see
     /// [`lab`](crate::lab)). Default off, so the tour's world stays small.
     pub lab: bool,
-    /// Levels of the folder chain `/lab/deep/d1/.../dN`, at most [`MAX_DEEP_LEVELS`]. Default 8.
+    /// Levels of the folder chain `/lab/deep/d1/.../dN` when [`lab`](Self::lab) is on, at most
+    /// [`MAX_DEEP_LEVELS`]. Default 8.
     pub deep_levels: u32,
-    /// Operations of `lab.wide` on `/lab/wide`, at most [`MAX_WIDE_OPERATIONS`]. Default 1,000.
+    /// Operations of `lab.wide` on `/lab/wide` when [`lab`](Self::lab) is on, at most
+    /// [`MAX_WIDE_OPERATIONS`]. Default 1,000.
     pub wide_operations: usize,
     /// Bearer tokens every request must carry; `None` (the default) accepts requests without one.
     pub auth: Option<DemoAuth>,
