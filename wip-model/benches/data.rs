@@ -200,3 +200,20 @@ pub(crate) fn fetch() -> (FetchInterfaceRequest, FetchInterfaceResponse) {
     };
     (FetchInterfaceRequest { interface }, response)
 }
+
+/// A call of `operation` on the root through the root-scoped interface `x`.
+pub(crate) fn call(operation: &str) -> wip_model::CallOperationRequest {
+    wip_model::CallOperationRequest {
+        target: wip_model::Target {
+            path: Path::root(),
+            validator: None,
+        },
+        interface: wip_model::InterfaceTarget {
+            reference: reference("/", "x"),
+            scope_ref: None,
+            validator: None,
+        },
+        operation: operation.to_owned(),
+        arguments: Default::default(),
+    }
+}

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::escape::Escaped;
+
 /// One of the three interactions, for deciding which error codes are allowed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ProtocolInteraction {
@@ -140,8 +142,12 @@ impl fmt::Display for ProtocolErrorCode {
 }
 
 /// A protocol error returned by a Host: a code to branch on and a diagnostic message.
+///
+/// Its `Display` shows the message with the safe escape ([`Escaped`]): the message is Host
+/// text, and a Host could otherwise put terminal escapes or bidi controls into every log line
+/// that prints the error. [`message`](Self::message) is the raw text.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
+#[error("{code}: {}", Escaped(message))]
 pub struct ProtocolError {
     /// What went wrong; consumers branch on this only.
     pub code: ProtocolErrorCode,

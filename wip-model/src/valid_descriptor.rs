@@ -108,7 +108,10 @@ impl ValidDescriptor {
         {
             return sorted.find(list, name);
         }
-        list.iter().find(|entry| entry.name() == name)
+        list.iter().find(|entry| {
+            count_comparison();
+            entry.name() == name
+        })
     }
 
     /// Follows `Named` references, alias chains included, to a structural type. A name this
@@ -198,10 +201,25 @@ impl SortedNames {
     fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
         let found = self
             .0
-            .binary_search_by(|&position| list[position as usize].name().cmp(name))
+            .binary_search_by(|&position| {
+                count_comparison();
+                list[position as usize].name().cmp(name)
+            })
             .ok()?;
         Some(&list[self.0[found] as usize])
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many names lookups have compared on this thread, for the complexity tests.
+    pub(crate) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[inline(always)]
+fn count_comparison() {
+    #[cfg(test)]
+    NAME_COMPARISONS.with(|count| count.set(count.get() + 1));
 }
 
 fn address<T>(list: &[T]) -> usize {

@@ -10,19 +10,28 @@ pub const MAX_NESTING_CAP: usize = 127;
 /// protocol's `resource_limit_exceeded`.
 ///
 /// The defaults are 1 MiB for request bodies, 64 MiB for response bodies (an observe of a large
-/// tree) and 64 levels of nesting.
+/// tree) and 64 levels of nesting. The fields are private so that every `Limits` is usable: one
+/// comes from [`Limits::new`], which refuses zeros and nesting above [`MAX_NESTING_CAP`], or
+/// from [`Limits::default`].
+///
+/// ```
+/// use wip_model::codec::{Limits, LimitsError};
+///
+/// let limits = Limits::new(64 * 1024, 1 << 20, 32)?;
+/// assert_eq!(limits.max_nesting(), 32);
+/// assert_eq!(Limits::new(64 * 1024, 1 << 20, 0), Err(LimitsError::ZeroNesting));
+/// # Ok::<(), LimitsError>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// The most bytes a request body may have.
-    pub max_request_bytes: usize,
-    /// The most bytes a response body may have.
-    pub max_response_bytes: usize,
-    /// The deepest nesting of arrays and objects, at most [`MAX_NESTING_CAP`].
-    pub max_nesting: usize,
+    max_request_bytes: usize,
+    max_response_bytes: usize,
+    max_nesting: usize,
 }
 
 /// Why a set of limits cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum LimitsError {
     /// `max_request_bytes` is zero.
     #[error("max_request_bytes must be non-zero")]
@@ -39,41 +48,52 @@ pub enum LimitsError {
 }
 
 impl Limits {
-    /// Checked limits.
+    /// Limits of `max_request_bytes` for request bodies, `max_response_bytes` for response
+    /// bodies and `max_nesting` levels of arrays and objects: all non-zero, the nesting at most
+    /// [`MAX_NESTING_CAP`].
     pub fn new(
         max_request_bytes: usize,
         max_response_bytes: usize,
         max_nesting: usize,
     ) -> Result<Self, LimitsError> {
-        let limits = Self {
+        if max_request_bytes == 0 {
+            return Err(LimitsError::ZeroRequestBytes);
+        }
+        if max_response_bytes == 0 {
+            return Err(LimitsError::ZeroResponseBytes);
+        }
+        if max_nesting == 0 {
+            return Err(LimitsError::ZeroNesting);
+        }
+        if max_nesting > MAX_NESTING_CAP {
+            return Err(LimitsError::NestingAboveCap(max_nesting));
+        }
+        Ok(Self {
             max_request_bytes,
             max_response_bytes,
             max_nesting,
-        };
-        limits.check()?;
-        Ok(limits)
+        })
     }
 
-    /// Checks limits built with a struct literal.
-    pub fn check(&self) -> Result<(), LimitsError> {
-        if self.max_request_bytes == 0 {
-            return Err(LimitsError::ZeroRequestBytes);
-        }
-        if self.max_response_bytes == 0 {
-            return Err(LimitsError::ZeroResponseBytes);
-        }
-        if self.max_nesting == 0 {
-            return Err(LimitsError::ZeroNesting);
-        }
-        if self.max_nesting > MAX_NESTING_CAP {
-            return Err(LimitsError::NestingAboveCap(self.max_nesting));
-        }
-        Ok(())
+    /// The most bytes a request body may have.
+    pub fn max_request_bytes(&self) -> usize {
+        self.max_request_bytes
     }
 
-    /// The nesting limit in force: `max_nesting`, capped at [`MAX_NESTING_CAP`].
+    /// The most bytes a response body may have.
+    pub fn max_response_bytes(&self) -> usize {
+        self.max_response_bytes
+    }
+
+    /// The deepest nesting of arrays and objects a body may have, the top-level container
+    /// counting as 1.
+    pub fn max_nesting(&self) -> usize {
+        self.max_nesting
+    }
+
+    /// The nesting limit in force.
     pub(crate) fn nesting(&self) -> usize {
-        self.max_nesting.min(MAX_NESTING_CAP)
+        self.max_nesting
     }
 }
 

@@ -22,6 +22,8 @@
 //! client's transport, not here.
 
 mod base64;
+#[cfg(test)]
+mod complexity_tests;
 pub(crate) mod de;
 pub(crate) mod en;
 mod error;

@@ -572,7 +572,12 @@ impl<'a> Reader<'a> {
     /// that member's value starts, keyed by the object's [`Self::position`] after its `{`: a
     /// union read later from these bytes then finds its case without reading ahead again.
     pub(crate) fn skip_noting_cases(&mut self, cases: &mut HashMap<usize, usize>) -> Read<()> {
-        self.skip_noting(false, Some(cases))
+        #[cfg(test)]
+        let start = self.pos;
+        let skipped = self.skip_noting(false, Some(cases));
+        #[cfg(test)]
+        DEFERRED_BYTES.with(|count| count.set(count.get() + (self.pos - start) as u64));
+        skipped
     }
 
     fn skip_noting(
@@ -622,6 +627,13 @@ impl<'a> Reader<'a> {
     pub(crate) fn position(&self) -> usize {
         self.pos
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many bytes values read later were skipped over on this thread, for the complexity
+    /// tests.
+    pub(crate) static DEFERRED_BYTES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Where a string lies in the body, as [`Reader::scan_string`] found it.

@@ -46,9 +46,9 @@ impl Peer {
     pub(crate) fn new(limits: &Limits) -> Self {
         let endpoint = Endpoint::parse("http://127.0.0.1/wip").expect("a valid endpoint");
         let limits = wip_http::Limits::new(
-            limits.max_request_bytes,
-            limits.max_response_bytes,
-            limits.max_nesting,
+            limits.max_request_bytes(),
+            limits.max_response_bytes(),
+            limits.max_nesting(),
         )
         .expect("our limits are non-zero");
         Self { endpoint, limits }

@@ -192,7 +192,7 @@ fn nesting() {
         let result = carrier.decode(body.as_bytes(), &limits);
         let shown: String = body.chars().take(120).collect();
         tally.row(
-            format!("{carrier:?} nesting {} {shown}", limits.max_nesting),
+            format!("{carrier:?} nesting {} {shown}", limits.max_nesting()),
             result,
             &want,
             |_| None,

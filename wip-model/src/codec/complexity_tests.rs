@@ -1,0 +1,133 @@
+//! Work counts, not timings, for inputs a Host could make slow: a record of 10⁵ declared fields
+//! with a result of 10⁵ members, and unions nested with their value before their case. The
+//! timings of the same inputs are in the `codec` benchmark.
+
+use crate::codec::reader::DEFERRED_BYTES;
+use crate::codec::{Limits, decode_call_operation_response, decode_descriptor};
+use crate::interaction::{CallOperationRequest, InterfaceTarget, Target};
+use crate::valid_descriptor::NAME_COMPARISONS;
+use crate::validate::validate_result;
+use crate::{InterfaceName, InterfaceReference, Path, ValidDescriptor, json};
+
+const FIELDS: usize = 100_000;
+
+/// A descriptor whose operation `get` returns a record of `fields` optional string fields.
+fn wide_descriptor(fields: usize) -> ValidDescriptor {
+    let mut body = String::from(
+        r#"{"format":"wip-interface/1","types":[],"operations":[{"name":"get","parameters":[],"returns":{"type":{"kind":"record","fields":["#,
+    );
+    for index in 0..fields {
+        if index > 0 {
+            body.push(',');
+        }
+        body.push_str(&format!(
+            r#"{{"name":"f{index}","required":false,"type":{{"kind":"string"}}}}"#
+        ));
+    }
+    body.push_str("]}}}]}");
+    decode_descriptor(body.as_bytes(), &Limits::default()).expect("a valid wide descriptor")
+}
+
+fn call(operation: &str) -> CallOperationRequest {
+    CallOperationRequest {
+        target: Target {
+            path: Path::root(),
+            validator: None,
+        },
+        interface: InterfaceTarget {
+            reference: InterfaceReference::new(
+                Path::root(),
+                InterfaceName::new("x").expect("non-empty"),
+            ),
+            scope_ref: None,
+            validator: None,
+        },
+        operation: operation.to_owned(),
+        arguments: Default::default(),
+    }
+}
+
+fn comparisons(run: impl FnOnce()) -> u64 {
+    NAME_COMPARISONS.with(|count| count.set(0));
+    run();
+    NAME_COMPARISONS.with(std::cell::Cell::get)
+}
+
+#[test]
+fn a_wide_record_decodes_and_validates_in_near_linear_work() {
+    let descriptor = wide_descriptor(FIELDS);
+    // The members in reverse order, so that a scan from the front would be at its worst.
+    let mut body = String::from(r#"{"result":{"#);
+    for index in (0..FIELDS).rev() {
+        if index + 1 < FIELDS {
+            body.push(',');
+        }
+        body.push_str(&format!(r#""f{index}":"v""#));
+    }
+    body.push_str("}}");
+    let request = call("get");
+    let mut decoded = None;
+    let decoding = comparisons(|| {
+        decoded = Some(
+            decode_call_operation_response(
+                &request,
+                &descriptor,
+                body.as_bytes(),
+                &Limits::default(),
+            )
+            .expect("the wide result decodes"),
+        );
+    });
+    let result = decoded.expect("decoded").result;
+    let validating = comparisons(|| {
+        validate_result(&descriptor, "get", &result).expect("the wide result is valid");
+    });
+    // A binary search over 10⁵ names takes at most 17 comparisons; a scan would take 5·10⁹ in
+    // all. Allow a generous 64 per member for each pass.
+    let bound = 64 * FIELDS as u64;
+    assert!(decoding <= bound, "decoding compared {decoding} names");
+    assert!(
+        validating <= bound,
+        "validation compared {validating} names"
+    );
+}
+
+#[test]
+fn nested_unions_with_the_value_first_are_skipped_once() {
+    const DEPTH: usize = 60;
+    const ITEMS: usize = 2_000;
+    // U0 … U(DEPTH-1): each a union whose case `n` carries the next one; the last carries a
+    // list of entries.
+    let mut types = Vec::new();
+    for level in 0..DEPTH {
+        let payload = if level + 1 < DEPTH {
+            format!(r#"{{"kind":"named","name":"U{}"}}"#, level + 1)
+        } else {
+            r#"{"kind":"list","items":{"kind":"entry"}}"#.to_owned()
+        };
+        types.push(format!(
+            r#"{{"name":"U{level}","definition":{{"kind":"union","cases":[{{"name":"n","payload":{payload}}}]}}}}"#
+        ));
+    }
+    let descriptor_body = format!(
+        r#"{{"format":"wip-interface/1","types":[{}],"operations":[]}}"#,
+        types.join(",")
+    );
+    let descriptor =
+        decode_descriptor(descriptor_body.as_bytes(), &Limits::default()).expect("valid unions");
+    let items = vec![r#""/a/b/c""#; ITEMS].join(",");
+    let mut value = format!("[{items}]");
+    for _ in 0..DEPTH {
+        value = format!(r#"{{"value":{value},"$case":"n"}}"#);
+    }
+    DEFERRED_BYTES.with(|count| count.set(0));
+    let ty = crate::TypeExpr::Named { name: "U0".into() };
+    json::value_from_str(&descriptor, &ty, &value).expect("the nested unions read");
+    let skipped = DEFERRED_BYTES.with(std::cell::Cell::get);
+    // Skipping each level's value again would pass about DEPTH times the body.
+    assert!(
+        skipped <= value.len() as u64,
+        "skipped {skipped} bytes of a {}-byte value",
+        value.len()
+    );
+}
