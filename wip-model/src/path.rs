@@ -35,6 +35,7 @@ pub struct Path(Arc<str>);
 
 /// Why a string is not a canonical absolute path.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PathError {
     /// The string is empty.
     #[error("path is empty")]
@@ -61,6 +62,7 @@ pub enum PathError {
 
 /// Why a string cannot be the name of a child object.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum NameError {
     /// The name is empty.
     #[error("object name is empty")]
