@@ -6,7 +6,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use crate::descriptor::{
-    InterfaceDescriptor, Named, OperationDeclaration, TypeDeclaration, TypeExpr,
+    Declared, InterfaceDescriptor, Named, OperationDeclaration, TypeDeclaration, TypeExpr,
 };
 use crate::validate::{ValidationError, validate_descriptor};
 
@@ -62,7 +62,7 @@ impl ValidDescriptor {
             index_type(&mut lists, &declaration.definition);
         }
         for operation in &descriptor.operations {
-            index_list(&mut lists, &operation.parameters);
+            index_declared(&mut lists, &operation.parameters);
             for parameter in &operation.parameters {
                 index_type(&mut lists, &parameter.ty);
             }
@@ -112,6 +112,17 @@ impl ValidDescriptor {
             count_comparison();
             entry.name() == name
         })
+    }
+
+    /// How many of `declared` (record fields or parameters of this descriptor) are required;
+    /// counted once when the descriptor was indexed where the list is long.
+    pub(crate) fn required_count<T: Declared>(&self, declared: &[T]) -> usize {
+        if declared.len() > SCAN_UP_TO
+            && let Some(sorted) = self.0.lists.get(&address(declared))
+        {
+            return sorted.required as usize;
+        }
+        declared.iter().filter(|member| member.required()).count()
     }
 
     /// Follows `Named` references, alias chains included, to a structural type. A name this
@@ -186,27 +197,34 @@ impl fmt::Debug for ValidDescriptor {
     }
 }
 
-/// The positions of a list's entries in the order of their names.
-struct SortedNames(Box<[u32]>);
+/// The positions of a list's entries in the order of their names, and for a list of fields or
+/// parameters how many are required.
+struct SortedNames {
+    positions: Box<[u32]>,
+    required: u32,
+}
 
 impl SortedNames {
-    fn new<T: Named>(list: &[T]) -> Self {
+    fn new<T: Named>(list: &[T], required: usize) -> Self {
         // Descriptors hold far fewer than 2^32 entries per list: they come from bodies bounded
         // in bytes, and each entry takes several bytes.
         let mut positions: Vec<u32> = (0..list.len() as u32).collect();
         positions.sort_by(|&a, &b| list[a as usize].name().cmp(list[b as usize].name()));
-        Self(positions.into_boxed_slice())
+        Self {
+            positions: positions.into_boxed_slice(),
+            required: required as u32,
+        }
     }
 
     fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
         let found = self
-            .0
+            .positions
             .binary_search_by(|&position| {
                 count_comparison();
                 list[position as usize].name().cmp(name)
             })
             .ok()?;
-        Some(&list[self.0[found] as usize])
+        Some(&list[self.positions[found] as usize])
     }
 }
 
@@ -216,8 +234,9 @@ thread_local! {
     pub(crate) static NAME_COMPARISONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// Counts one name compared or declaration looked at, in test builds only.
 #[inline(always)]
-fn count_comparison() {
+pub(crate) fn count_comparison() {
     #[cfg(test)]
     NAME_COMPARISONS.with(|count| count.set(count.get() + 1));
 }
@@ -228,7 +247,14 @@ fn address<T>(list: &[T]) -> usize {
 
 fn index_list<T: Named>(lists: &mut HashMap<usize, SortedNames>, list: &[T]) {
     if list.len() > SCAN_UP_TO {
-        lists.insert(address(list), SortedNames::new(list));
+        lists.insert(address(list), SortedNames::new(list, 0));
+    }
+}
+
+fn index_declared<T: Declared>(lists: &mut HashMap<usize, SortedNames>, list: &[T]) {
+    if list.len() > SCAN_UP_TO {
+        let required = list.iter().filter(|member| member.required()).count();
+        lists.insert(address(list), SortedNames::new(list, required));
     }
 }
 
@@ -237,7 +263,7 @@ fn index_list<T: Named>(lists: &mut HashMap<usize, SortedNames>, list: &[T]) {
 fn index_type(lists: &mut HashMap<usize, SortedNames>, ty: &TypeExpr) {
     match ty {
         TypeExpr::Record { fields } => {
-            index_list(lists, fields);
+            index_declared(lists, fields);
             for field in fields {
                 index_type(lists, &field.ty);
             }

@@ -6,7 +6,7 @@ use super::{MAX_VALIDATION_DEPTH, Segment, ValidationError, ValidationErrorKind}
 use crate::descriptor::{Declared, OperationDeclaration, TypeExpr, UnionCase};
 use crate::interaction::CallOperationRequest;
 use crate::path::check_path;
-use crate::valid_descriptor::ValidDescriptor;
+use crate::valid_descriptor::{ValidDescriptor, count_comparison};
 use crate::value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value,
 };
@@ -87,20 +87,27 @@ fn check_members<D: Declared>(
     depth: usize,
 ) -> Result {
     let mut found = Vec::with_capacity(members.len());
+    let mut required_seen = 0;
     for (name, member) in members {
         let Some(declaration) = descriptor.find(declared, name) else {
             return fail(ValidationErrorKind::UnknownMember { name: name.clone() });
         };
+        required_seen += usize::from(declaration.required());
         found.push((name, declaration, member));
     }
     for (name, declaration, member) in found {
         check(descriptor, declaration.ty(), member, depth + 1)
             .map_err(|error| error.within(Segment::key(name)))?;
     }
-    if let Some(missing) = declared
-        .iter()
-        .find(|declaration| declaration.required() && !members.contains_key(declaration.name()))
-    {
+    // Keys are unique and each names one declaration, so counting finds a missing one; only
+    // then is the list scanned for it.
+    if required_seen == descriptor.required_count(declared) {
+        return Ok(());
+    }
+    if let Some(missing) = declared.iter().find(|declaration| {
+        count_comparison();
+        declaration.required() && !members.contains_key(declaration.name())
+    }) {
         return fail(ValidationErrorKind::MissingMember {
             name: missing.name().to_owned(),
         });

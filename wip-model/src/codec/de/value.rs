@@ -12,7 +12,7 @@ use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};
 use crate::descriptor::{Declared, TypeExpr, UnionCase};
 use crate::path::check_path;
-use crate::valid_descriptor::ValidDescriptor;
+use crate::valid_descriptor::{ValidDescriptor, count_comparison};
 use crate::validate::{Segment, ValidationErrorKind, expected};
 use crate::value::{
     MAX_SAFE_INTEGER, MIN_SAFE_INTEGER, UNION_CASE_FIELD, UNION_VALUE_FIELD, Value,
@@ -121,6 +121,7 @@ pub(crate) fn declared_members<D: Declared>(
     declared: &[D],
 ) -> Read<BTreeMap<String, Value>> {
     let mut out = BTreeMap::new();
+    let mut required_seen = 0;
     while let Some(name) = d.json.next_key()? {
         let Some(member) = descriptor.find(declared, &name) else {
             return Err(DecodeError::unknown_member(&name));
@@ -129,14 +130,20 @@ pub(crate) fn declared_members<D: Declared>(
         if out.contains_key(&*name) {
             return Err(DecodeError::duplicate(&name));
         }
-        let member = value(d, descriptor, member.ty(), true)
+        required_seen += usize::from(member.required());
+        let value = value(d, descriptor, member.ty(), true)
             .map_err(|error| error.within(Segment::key(&name)))?;
-        out.insert(name.into_owned(), member);
+        out.insert(name.into_owned(), value);
     }
-    if let Some(missing) = declared
-        .iter()
-        .find(|member| member.required() && !out.contains_key(member.name()))
-    {
+    // Counting keeps a record of many declared fields cheap when few members are present; only
+    // a missing member costs a scan.
+    if required_seen == descriptor.required_count(declared) {
+        return Ok(out);
+    }
+    if let Some(missing) = declared.iter().find(|member| {
+        count_comparison();
+        member.required() && !out.contains_key(member.name())
+    }) {
         return Err(DecodeError::invalid(ValidationErrorKind::MissingMember {
             name: missing.name().to_owned(),
         }));
