@@ -71,7 +71,8 @@ impl<'a> InterfaceSignature<'a> {
 
     /// Writes the signature to `out`, without a final line break.
     ///
-    /// An error comes only from `out`, or from a descriptor nested deeper than validation allows.
+    /// An error comes only from `out`. A hand-built type nested deeper than validation allows
+    /// shows `<nested too deep>` below that depth.
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
         let mut out = Out::new(out, self.details);
         out.docs(self.descriptor.documentation.as_ref(), 0)?;
@@ -139,6 +140,8 @@ impl<'a> TypeSignature<'a> {
     }
 
     /// Writes the declaration to `out`, without a final line break.
+    ///
+    /// An error comes only from `out`, as for [`InterfaceSignature::write_to`].
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
         Declaration::Type(self.declaration).write(&mut Out::new(out, self.details), 0)
     }
@@ -201,6 +204,8 @@ impl<'a> OperationSignature<'a> {
     }
 
     /// Writes the operation to `out`, without a final line break.
+    ///
+    /// An error comes only from `out`, as for [`InterfaceSignature::write_to`].
     pub fn write_to<W: Write + ?Sized>(&self, out: &mut W) -> fmt::Result {
         Declaration::Operation(self.operation).write(&mut Out::new(out, self.details), 0)
     }

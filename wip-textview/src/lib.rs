@@ -21,6 +21,9 @@
 //!   documented or its line, with whatever follows the enum on it, would pass 100 columns
 //!   (counted in characters); an Object's interface list stays on one line while that line fits
 //!   in 100 columns. A blank line separates declarations unless both neighbours take one line.
+//! - Rendering never fails but for the writer. A hand-built type nested deeper than validation
+//!   allows (`wip_model::validate::MAX_VALIDATION_DEPTH`) shows `<nested too deep>` in place of
+//!   what lies below that depth.
 //!
 //! ```
 //! use wip_model::codec::{self, Limits};

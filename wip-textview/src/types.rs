@@ -5,6 +5,10 @@
 //! every item goes on its own line with a trailing comma. An enum stays on one line unless a case
 //! is documented or its line would pass [`MAX_COLUMNS`], counting what follows it on that line. A
 //! list follows its item type. Layout never drops or shortens anything.
+//!
+//! Validation refuses types nested deeper than [`MAX_VALIDATION_DEPTH`], but a hand-built
+//! descriptor may be deeper. Rendering cannot fail and must not recurse without bound, so the part
+//! of such a type below that depth is shown as [`TOO_DEEP`] instead of being left out silently.
 
 use std::fmt::{self, Write};
 
@@ -19,6 +23,10 @@ const ITEM_CLOSE: usize = " }".len();
 const ENUM_OPEN: usize = "enum { ".len();
 const UNION_OPEN: usize = "union { ".len();
 const SEPARATOR: usize = ", ".len();
+
+/// What stands in for a type nested deeper than [`MAX_VALIDATION_DEPTH`]: it cannot be mistaken
+/// for type notation, so a reader sees that something was not shown.
+pub(crate) const TOO_DEEP: &str = "<nested too deep>";
 
 /// Where a one-line form would sit: the column it starts at and how many characters follow it on
 /// the same line (`;`, `,`, `]`, ` }`, …), so that an enum is measured with its whole line.
@@ -46,8 +54,8 @@ impl Fit {
 ///
 /// With `fit`, an enum whose line would pass [`MAX_COLUMNS`] counts as multi-line; without it,
 /// only the structure decides (used to find where a later part of the line starts). Past
-/// [`MAX_VALIDATION_DEPTH`] the answer is `None`, which sends the writer down the path that reports
-/// the nesting as an error instead of recursing without bound.
+/// [`MAX_VALIDATION_DEPTH`] the answer is `None`, which sends the writer down the path that
+/// writes [`TOO_DEEP`] instead of recursing without bound.
 pub(crate) fn flat_width(ty: &TypeExpr, fit: Option<Fit>, depth: usize) -> Option<usize> {
     if depth > MAX_VALIDATION_DEPTH {
         return None;
@@ -94,16 +102,17 @@ pub(crate) fn flat_width(ty: &TypeExpr, fit: Option<Fit>, depth: usize) -> Optio
 /// The width of the first line `ty` takes at `fit`, the trailing characters included when the
 /// type stays on that line: the whole one-line form, or just the opening (`{`, `enum {`, `[{`, …).
 pub(crate) fn first_line_width(ty: &TypeExpr, fit: Fit, depth: usize) -> usize {
+    if depth > MAX_VALIDATION_DEPTH {
+        return TOO_DEEP.chars().count() + fit.trailing;
+    }
     if let Some(width) = flat_width(ty, Some(fit), depth) {
         return width + fit.trailing;
     }
     match ty {
-        TypeExpr::List { items } if depth < MAX_VALIDATION_DEPTH => {
-            1 + first_line_width(items, fit.inner(1, 1), depth + 1)
-        }
+        TypeExpr::List { items } => 1 + first_line_width(items, fit.inner(1, 1), depth + 1),
         TypeExpr::Enum { .. } => "enum {".len(),
         TypeExpr::Union { .. } => "union {".len(),
-        // A record opens with `{`; anything nested too deep fails when written anyway.
+        // Only a record is left: the others have a one-line form at any depth that is shown.
         _ => "{".len(),
     }
 }
@@ -111,7 +120,8 @@ pub(crate) fn first_line_width(ty: &TypeExpr, fit: Fit, depth: usize) -> usize {
 /// Writes `ty` at the cursor; `indent` is the indentation of the line the type starts on and
 /// `trailing` the number of characters that will follow it on its last line.
 ///
-/// Fails only for a type nested deeper than [`MAX_VALIDATION_DEPTH`], which validation refuses.
+/// Fails only when `out` does. The part of `ty` nested deeper than [`MAX_VALIDATION_DEPTH`], which
+/// validation refuses, is written as [`TOO_DEEP`], so the recursion stops there.
 pub(crate) fn write_type<W: Write + ?Sized>(
     out: &mut Out<'_, W>,
     ty: &TypeExpr,
@@ -120,7 +130,7 @@ pub(crate) fn write_type<W: Write + ?Sized>(
     depth: usize,
 ) -> fmt::Result {
     if depth > MAX_VALIDATION_DEPTH {
-        return Err(fmt::Error);
+        return out.write_str(TOO_DEEP);
     }
     let fit = Fit {
         column: out.column(),

@@ -1,14 +1,14 @@
-//! Deeply nested types: everything validation accepts renders; deeper hand-built input is refused
-//! with an error instead of unbounded recursion.
+//! Deeply nested types: everything validation accepts renders; deeper hand-built input renders
+//! with a marker below the validation depth instead of failing or recursing without bound.
 
 use std::fmt::Write;
 
 use wip_model::validate::{MAX_VALIDATION_DEPTH, validate_descriptor};
 use wip_model::{
     FieldDeclaration, INTERFACE_FORMAT_V1, InterfaceDescriptor, InterfaceName, InterfaceReference,
-    Path, TypeDeclaration, TypeExpr,
+    OperationDeclaration, Path, ReturnDeclaration, TypeDeclaration, TypeExpr,
 };
-use wip_textview::{InterfaceSignature, TypeSignature};
+use wip_textview::{InterfaceSignature, OperationSignature, TypeSignature};
 
 fn lists(depth: usize) -> TypeExpr {
     (0..depth).fold(TypeExpr::Entry, |items, _| TypeExpr::List {
@@ -40,20 +40,35 @@ fn descriptor(definition: TypeExpr) -> InterfaceDescriptor {
     }
 }
 
-/// Renders the descriptor with `definition` and reports whether validation accepted it.
-fn check(definition: TypeExpr, expected: Result<&str, ()>) {
+/// Takes a hand-built list chain apart one level at a time, so that a test does not depend on
+/// how deep a value the model's own drop can take.
+fn dismantle(mut ty: TypeExpr) {
+    while let TypeExpr::List { items } = &mut ty {
+        let inner = std::mem::replace(&mut **items, TypeExpr::Unit);
+        ty = inner;
+    }
+}
+
+/// Renders the descriptor with `definition`, checks that validation accepts it exactly when
+/// `valid`, and compares the rendering with `expected`.
+fn check(definition: TypeExpr, valid: bool, expected: &str) {
     let descriptor = descriptor(definition);
-    assert_eq!(validate_descriptor(&descriptor).is_ok(), expected.is_ok());
+    assert_eq!(validate_descriptor(&descriptor).is_ok(), valid);
     let declaration = &descriptor.types[0];
     let mut out = String::new();
-    let rendered = TypeSignature::new(declaration).write_to(&mut out);
-    match expected {
-        Ok(expected) => {
-            assert_eq!(rendered, Ok(()));
-            assert_eq!(out, expected);
-        }
-        Err(()) => assert_eq!(rendered, Err(std::fmt::Error)),
-    }
+    assert_eq!(TypeSignature::new(declaration).write_to(&mut out), Ok(()));
+    assert_eq!(out, expected);
+}
+
+/// The rendering of `type Deep = …;` for a list chain deeper than validation allows: the levels
+/// validation would accept and one more list, then the marker.
+fn too_deep_lists() -> String {
+    let shown = MAX_VALIDATION_DEPTH + 1;
+    format!(
+        "type Deep = {}<nested too deep>{};",
+        "[".repeat(shown),
+        "]".repeat(shown)
+    )
 }
 
 #[test]
@@ -64,13 +79,55 @@ fn the_deepest_valid_list_renders() {
         "[".repeat(depth),
         "]".repeat(depth)
     );
-    check(lists(depth), Ok(&expected));
+    check(lists(depth), true, &expected);
 }
 
 #[test]
-fn a_list_past_the_validation_depth_is_an_error() {
-    check(lists(MAX_VALIDATION_DEPTH + 1), Err(()));
-    check(lists(1_000), Err(()));
+fn a_list_past_the_validation_depth_renders_a_marker() {
+    check(lists(MAX_VALIDATION_DEPTH + 1), false, &too_deep_lists());
+    check(lists(300), false, &too_deep_lists());
+}
+
+#[test]
+fn a_hundred_thousand_deep_list_renders_without_failing() {
+    let descriptor = descriptor(lists(100_000));
+    let declaration = &descriptor.types[0];
+    assert_eq!(
+        TypeSignature::new(declaration).to_string(),
+        too_deep_lists()
+    );
+    let reference = InterfaceReference::new(
+        Path::root(),
+        InterfaceName::new("deep").expect("non-empty name"),
+    );
+    assert_eq!(
+        InterfaceSignature::new(&reference, &descriptor).to_string(),
+        format!("interface \"/::deep\" {{\n  {}\n}}", too_deep_lists())
+    );
+    let InterfaceDescriptor { mut types, .. } = descriptor;
+    dismantle(types.remove(0).definition);
+}
+
+#[test]
+fn a_deep_return_type_renders_a_marker() {
+    let operation = OperationDeclaration {
+        name: "deep".into(),
+        documentation: None,
+        parameters: vec![],
+        returns: ReturnDeclaration {
+            documentation: None,
+            ty: lists(300),
+        },
+    };
+    let shown = MAX_VALIDATION_DEPTH + 1;
+    assert_eq!(
+        OperationSignature::new(&operation).to_string(),
+        format!(
+            "operation deep() -> {}<nested too deep>{};",
+            "[".repeat(shown),
+            "]".repeat(shown)
+        )
+    );
 }
 
 #[test]
@@ -81,7 +138,7 @@ fn deep_single_field_records_stay_on_one_line() {
         "{ a: ".repeat(depth),
         " }".repeat(depth)
     );
-    check(records(depth, TypeExpr::String), Ok(&expected));
+    check(records(depth, TypeExpr::String), true, &expected);
 }
 
 #[test]
@@ -107,7 +164,7 @@ fn a_deep_record_breaks_only_from_where_it_must() {
     },
   },
 };";
-    check(records(depth, pair), Ok(expected));
+    check(records(depth, pair), true, expected);
 }
 
 #[test]
