@@ -35,9 +35,12 @@ pub struct ObjectObservation {
 impl ObjectObservation {
     /// Visits every node depth-first, parents before children.
     pub fn walk(&self, visit: &mut impl FnMut(&Self)) {
-        visit(self);
-        for child in self.children.iter().flatten() {
-            child.walk(visit);
+        // An explicit stack instead of recursion: a hand-built tree may be deeper than the
+        // thread's stack. Children go on in reverse so that the first one comes off first.
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            visit(node);
+            stack.extend(node.children.iter().flatten().rev());
         }
     }
 
@@ -46,5 +49,39 @@ impl ObjectObservation {
         let mut count = 0;
         self.walk(&mut |_| count += 1);
         count
+    }
+
+    /// Whether this node holds at least one child.
+    fn has_children(&self) -> bool {
+        self.children
+            .as_ref()
+            .is_some_and(|children| !children.is_empty())
+    }
+}
+
+impl Drop for ObjectObservation {
+    /// Drops the tree without recursing once per level, so that a hand-built tree of any depth
+    /// can be dropped.
+    fn drop(&mut self) {
+        // Leaves and nodes whose children are all leaves need nothing more than the default: the
+        // children's own drops end at once. This keeps dropping a wide decoded tree free of
+        // extra work at the leaves.
+        let Some(children) = &mut self.children else {
+            return;
+        };
+        if children.iter().all(|child| !child.has_children()) {
+            return;
+        }
+        // The stack holds lists of children, not nodes, so that nodes are dropped where they
+        // lie instead of being moved. Each list taken off it hands the lists of its nodes'
+        // children to the stack first, so every node's own drop ends at the checks above.
+        let mut stack = vec![std::mem::take(children)];
+        while let Some(mut nodes) = stack.pop() {
+            for node in &mut nodes {
+                if node.has_children() {
+                    stack.extend(node.children.take());
+                }
+            }
+        }
     }
 }

@@ -128,18 +128,17 @@ pub fn type_expr(names: Vec<String>) -> impl Strategy<Value = TypeExpr> {
 
 /// A type expression whose named types hold a number in place of a name; see [`link`].
 fn unlinked_type_expr() -> BoxedStrategy<TypeExpr> {
-    let scalars = select(
-        &[
-            TypeExpr::Unit,
-            TypeExpr::Boolean,
-            TypeExpr::Integer,
-            TypeExpr::Number,
-            TypeExpr::String,
-            TypeExpr::Bytes,
-            TypeExpr::Json,
-            TypeExpr::Entry,
-        ][..],
-    );
+    // A vector, not a promoted constant slice: `TypeExpr` has a `Drop` impl.
+    let scalars = select(vec![
+        TypeExpr::Unit,
+        TypeExpr::Boolean,
+        TypeExpr::Integer,
+        TypeExpr::Number,
+        TypeExpr::String,
+        TypeExpr::Bytes,
+        TypeExpr::Json,
+        TypeExpr::Entry,
+    ]);
     let named = any::<u8>().prop_map(|index| TypeExpr::Named {
         name: index.to_string().into(),
     });

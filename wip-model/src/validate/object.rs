@@ -1,6 +1,9 @@
 //! Checks of Objects, observe trees and fetch responses (wire-v1 §2.2, §2.3, §2.7, §2.8).
 
-use super::{NameNamespace, Segment, ValidationError, ValidationErrorKind, first_repeat};
+use super::{
+    MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind,
+    first_repeat,
+};
 use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
 use crate::object::{Object, ObjectObservation};
 use crate::path::{Path, check_child_name, is_ancestor_or_self};
@@ -78,6 +81,10 @@ pub fn validate_object_consistency(first: &Object, second: &Object) -> Result {
 ///
 /// Every node must be valid at its own path, children must be present exactly above the requested
 /// depth, and sibling names must be non-empty, valid and unique.
+///
+/// A node deeper than [`MAX_VALIDATION_DEPTH`] is refused with
+/// [`ValidationErrorKind::TooDeep`] whatever depth was requested: the codec cannot carry such a
+/// tree, and the bound keeps a hand-built one from exhausting the stack.
 pub fn validate_observe_response(request: &ObserveRequest, response: &ObjectObservation) -> Result {
     let mut path = String::from(request.path.as_str());
     let name = request.path.last_segment().unwrap_or("");
@@ -93,6 +100,9 @@ fn validate_node(
     depth: u32,
     boundary: u32,
 ) -> Result {
+    if usize::try_from(depth).map_or(true, |depth| depth > MAX_VALIDATION_DEPTH) {
+        return Err(ValidationError::new(ValidationErrorKind::TooDeep));
+    }
     validate_object_at(&node.object, path, name)
         .map_err(|error| error.within(Segment::member("object")))?;
     let children = match (&node.children, depth >= boundary) {

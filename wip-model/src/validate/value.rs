@@ -13,8 +13,24 @@ use crate::value::{
 
 type Result<T = ()> = std::result::Result<T, ValidationError>;
 
+// Errors are built out of line, so that the frames of the recursive checks stay small: a
+// hand-built value may nest up to the validation bound on a small stack.
+#[cold]
+#[inline(never)]
 fn fail(kind: ValidationErrorKind) -> Result {
     Err(ValidationError::new(kind))
+}
+
+#[cold]
+#[inline(never)]
+fn at_key(error: ValidationError, name: &str) -> ValidationError {
+    error.within(Segment::key(name))
+}
+
+#[cold]
+#[inline(never)]
+fn at_index(error: ValidationError, index: usize) -> ValidationError {
+    error.within(Segment::Index(index))
 }
 
 /// Checks `value` against `ty`, resolving named types through `descriptor`.
@@ -63,7 +79,7 @@ fn check(descriptor: &ValidDescriptor, ty: &TypeExpr, value: &Value, depth: usiz
         (TypeExpr::List { items }, Value::List(values)) => {
             for (index, item) in values.iter().enumerate() {
                 check(descriptor, items, item, depth + 1)
-                    .map_err(|error| error.within(Segment::Index(index)))?;
+                    .map_err(|error| at_index(error, index))?;
             }
             Ok(())
         }
@@ -86,18 +102,19 @@ fn check_members<D: Declared>(
     members: &BTreeMap<String, Value>,
     depth: usize,
 ) -> Result {
-    let mut found = Vec::with_capacity(members.len());
     let mut required_seen = 0;
-    for (name, member) in members {
+    for name in members.keys() {
         let Some(declaration) = descriptor.find(declared, name) else {
             return fail(ValidationErrorKind::UnknownMember { name: name.clone() });
         };
         required_seen += usize::from(declaration.required());
-        found.push((name, declaration, member));
     }
-    for (name, declaration, member) in found {
-        check(descriptor, declaration.ty(), member, depth + 1)
-            .map_err(|error| error.within(Segment::key(name)))?;
+    for (name, member) in members {
+        // Found in the first pass: every key is declared.
+        if let Some(declaration) = descriptor.find(declared, name) {
+            check(descriptor, declaration.ty(), member, depth + 1)
+                .map_err(|error| at_key(error, name))?;
+        }
     }
     // Keys are unique and each names one declaration, so counting finds a missing one; only
     // then is the list scanned for it.

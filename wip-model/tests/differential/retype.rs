@@ -16,18 +16,17 @@ pub(crate) struct Retyping {
 /// A change that uses the declared `names`: a replacement type (a scalar half of the time),
 /// and sometimes a flipped `required`.
 pub(crate) fn retyping(names: Vec<String>) -> impl Strategy<Value = Retyping> {
-    let scalar = proptest::sample::select(
-        &[
-            TypeExpr::Unit,
-            TypeExpr::Boolean,
-            TypeExpr::Integer,
-            TypeExpr::Number,
-            TypeExpr::String,
-            TypeExpr::Bytes,
-            TypeExpr::Json,
-            TypeExpr::Entry,
-        ][..],
-    );
+    // A vector, not a promoted constant slice: `TypeExpr` has a `Drop` impl.
+    let scalar = proptest::sample::select(vec![
+        TypeExpr::Unit,
+        TypeExpr::Boolean,
+        TypeExpr::Integer,
+        TypeExpr::Number,
+        TypeExpr::String,
+        TypeExpr::Bytes,
+        TypeExpr::Json,
+        TypeExpr::Entry,
+    ]);
     let replacement = prop_oneof![scalar, arbitrary::type_expr(names)];
     (
         any::<Index>(),
