@@ -3,6 +3,8 @@
 //! which the target is checked against, and the ratio of the medians.
 
 use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
@@ -71,14 +73,15 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         }
         cargo(&command, &[])?;
     }
+    let target = target_directory(&[])?;
     println!(
         "{:<18} {:>8} {:>8} {:>8}",
         "comparison", "ratio", "median", "target"
     );
     for comparison in COMPARISONS {
         let ratio = |statistic| -> Result<f64> {
-            let ours = estimate_ns(comparison.group, comparison.ours, statistic)?;
-            let baseline = estimate_ns(comparison.group, comparison.baseline, statistic)?;
+            let ours = estimate_ns(&target, comparison.group, comparison.ours, statistic)?;
+            let baseline = estimate_ns(&target, comparison.group, comparison.baseline, statistic)?;
             Ok(ours / baseline)
         };
         // The verdict goes by the ratio of means; the ratio of medians shows how much of it the
@@ -98,16 +101,82 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
 }
 
 /// The time in nanoseconds criterion estimated for `group/bench` in the latest run, by
-/// `statistic` (`mean` or `median`).
-fn estimate_ns(group: &str, bench: &str, statistic: &str) -> Result<f64> {
-    let path = root()
-        .join("target/criterion")
-        .join(group)
-        .join(bench)
-        .join("new/estimates.json");
+/// `statistic` (`mean` or `median`), under the target directory `target`.
+fn estimate_ns(target: &Path, group: &str, bench: &str, statistic: &str) -> Result<f64> {
+    let path = estimates_path(target, group, bench);
     let text = fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let estimates: serde_json::Value = serde_json::from_str(&text)?;
     estimates[statistic]["point_estimate"]
         .as_f64()
         .with_context(|| format!("no {statistic} in {}", path.display()))
+}
+
+/// Where criterion writes the latest estimates of `group/bench`.
+fn estimates_path(target: &Path, group: &str, bench: &str) -> PathBuf {
+    target
+        .join("criterion")
+        .join(group)
+        .join(bench)
+        .join("new")
+        .join("estimates.json")
+}
+
+/// The target directory the benchmarks were built in, as cargo reports it with `envs` set.
+///
+/// Asking cargo, rather than assuming `target/` under the root, follows `CARGO_TARGET_DIR` and
+/// `build.target-dir`, so the estimates are found wherever criterion wrote them.
+fn target_directory(envs: &[(&str, &str)]) -> Result<PathBuf> {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .current_dir(root())
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .envs(envs.iter().copied());
+    let output = command.output().context("running cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed with {}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    target_directory_in(&output.stdout)
+}
+
+/// The `target_directory` field of `cargo metadata` output.
+fn target_directory_in(metadata: &[u8]) -> Result<PathBuf> {
+    let metadata: serde_json::Value =
+        serde_json::from_slice(metadata).context("reading cargo metadata output")?;
+    metadata["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .context("no target_directory in cargo metadata output")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_target_directory_follows_cargo_target_dir() {
+        // Cargo only reports the directory; nothing is created there.
+        let elsewhere = std::env::temp_dir().join("xtask-bench-target-elsewhere");
+        let elsewhere = elsewhere.to_str().expect("a UTF-8 temporary directory");
+        let target = target_directory(&[("CARGO_TARGET_DIR", elsewhere)]).expect("cargo metadata");
+        assert_eq!(target, Path::new(elsewhere));
+        assert_eq!(
+            estimates_path(&target, "observe_decode", "wip_model"),
+            Path::new(elsewhere).join("criterion/observe_decode/wip_model/new/estimates.json")
+        );
+    }
+
+    #[test]
+    fn the_target_directory_is_read_from_metadata() {
+        let metadata = br#"{"packages": [], "target_directory": "/x/target", "version": 1}"#;
+        assert_eq!(
+            target_directory_in(metadata).expect("a target directory"),
+            Path::new("/x/target")
+        );
+        assert!(target_directory_in(br#"{"packages": []}"#).is_err());
+        assert!(target_directory_in(b"not json").is_err());
+    }
 }
