@@ -79,9 +79,11 @@
 
 mod escape;
 mod format;
+#[cfg(feature = "fuzzing")]
 mod fuzz;
 mod parse;
 
+#[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub use fuzz::fuzz_parse;
 

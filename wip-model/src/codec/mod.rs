@@ -27,6 +27,7 @@ mod complexity_tests;
 pub(crate) mod de;
 pub(crate) mod en;
 mod error;
+#[cfg(feature = "fuzzing")]
 mod fuzz;
 pub(crate) mod limits;
 mod names;
@@ -35,6 +36,8 @@ mod scan;
 
 pub use self::base64::base64_encode;
 pub use error::{DecodeError, EncodeError};
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
 pub use fuzz::fuzz_decode;
 pub use limits::{Limits, LimitsError, MAX_NESTING_CAP};
 

@@ -18,9 +18,11 @@ pub(crate) use call::{
 };
 pub(crate) use descriptor::descriptor_member;
 pub(crate) use envelope::{error_envelope, result};
+#[cfg(feature = "serde")]
+pub(crate) use object::reference;
 pub(crate) use object::{
     FetchResponseParts, fetch_request, fetch_response, fetch_response_members, object, observation,
-    observation_members, observe_request, reference,
+    observation_members, observe_request,
 };
 pub(crate) use value::value;
 
