@@ -17,7 +17,7 @@ use crate::error_code::ProtocolInteraction;
 use crate::interaction::{
     CallOperationRequest, FetchInterfaceRequest, ObserveRequest, ProtocolResult,
 };
-use crate::{InterfaceName, InterfaceReference, Path, ValidDescriptor};
+use crate::{InterfaceName, InterfaceReference, Path, TypeExpr, ValidDescriptor, entries_of, json};
 
 /// A descriptor with every kind of type, for reading call bodies.
 const DESCRIPTOR: &str = r#"{"format":"wip-interface/1","types":[
@@ -125,6 +125,27 @@ pub fn fuzz_decode(data: &[u8]) {
             |body| decode_error(interaction, body, &limits),
         );
     }
+    // Values as JSON by each declared type and as the operation's arguments: the same rules both
+    // ways, and the entries of every value read walk without a fault.
+    for declaration in &descriptor.types {
+        let ty = TypeExpr::Named {
+            name: declaration.name.clone(),
+        };
+        let read = json::value_from_json(descriptor, &ty, data);
+        if let Ok(value) = &read {
+            entries_of(descriptor, &ty, value).expect("the entries of a value read walk");
+        }
+        round_trip(
+            read,
+            |value| json::value_to_json(descriptor, &ty, value).map(String::into_bytes),
+            |body| json::value_from_json(descriptor, &ty, body),
+        );
+    }
+    round_trip(
+        json::arguments_from_json(descriptor, "op", data),
+        |arguments| json::arguments_to_json(descriptor, "op", arguments).map(String::into_bytes),
+        |body| json::arguments_from_json(descriptor, "op", body),
+    );
     // The decoders that share the work above: only that they do not panic, and agree.
     let metadata = decode_call_operation_metadata(data, &limits);
     if let Ok(request) = decode_call_operation_request(data, descriptor, &limits) {
@@ -224,5 +245,10 @@ mod tests {
         decode_object(&seed("seed-object"), &limits).unwrap();
         decode_object(&seed("seed-escapes"), &limits).unwrap();
         decode_descriptor(&seed("seed-descriptor"), &limits).unwrap();
+        let outcome = TypeExpr::Named {
+            name: "Outcome".into(),
+        };
+        json::value_from_json(&descriptor, &outcome, &seed("seed-value-late-case")).unwrap();
+        json::arguments_from_json(&descriptor, "op", &seed("seed-arguments")).unwrap();
     }
 }
