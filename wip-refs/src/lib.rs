@@ -45,6 +45,14 @@
 //! U+2066–U+2069), so that no Host string can end a quoted string, start a line, drive a
 //! terminal or reorder what is on screen. The notation quotes its components with it.
 //!
+//! That list is the Text View's default. Output meant for a model uses a second policy,
+//! [`EscapePolicy::Model`] ([`write_escaped_for`], [`ModelQuoted`], [`ModelEscaped`]), which
+//! also escapes every Unicode format character ([`is_format_char`]: category Cf, such as the
+//! zero-width space and joiners, U+FEFF, and the tag characters U+E0000–U+E007F): characters that
+//! hide text from a person reading the screen while a model still reads it.
+//! [`FormatEscaping`] applies the same addition to text already escaped with the default policy,
+//! such as a rendered Text View signature.
+//!
 //! # Example
 //!
 //! ```
@@ -87,7 +95,11 @@ mod parse;
 #[doc(hidden)]
 pub use fuzz::fuzz_parse;
 
-pub use escape::{Escaped, Quoted, is_escaped, write_escaped, write_quoted};
+pub use escape::{
+    EscapePolicy, Escaped, FormatEscaping, ModelEscaped, ModelQuoted, Quoted, is_escaped,
+    is_escaped_for, is_format_char, write_escaped, write_escaped_for, write_quoted,
+    write_quoted_for,
+};
 pub use format::{
     InterfaceNotation, OperationNotation, Quoting, SignatureRef, write_interface_ref,
     write_interface_ref_in_context, write_operation_ref, write_operation_ref_in_context,
