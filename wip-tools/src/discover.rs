@@ -1,0 +1,259 @@
+//! `discover(scope, query, limit?, cursor?)`: ranked entries of the Discoverable Space within a
+//! scope, with coverage, pages, and a pointer to domain search where the scope offers one.
+
+use std::fmt::{self, Write};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use wip_model::{InterfaceReference, Path};
+use wip_refs::{Quoted, SignatureRef};
+
+use crate::failure::write_worldspace_error;
+use crate::output::{ToolOutput, Writer};
+use crate::tools::{Tools, failure, input_error};
+use crate::worldspace::{SearchPage, SearchRequest, Worldspace};
+
+/// The arguments of `discover`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DiscoverInput {
+    /// The canonical absolute path to search under (`/` for everything).
+    pub scope: String,
+    /// Words to rank entries by; empty lists the scope.
+    pub query: String,
+    /// At most this many entries (the configured default when absent).
+    pub limit: Option<u64>,
+    /// The cursor of a previous discover with the same scope and query, for the next page.
+    pub cursor: Option<String>,
+}
+
+/// Interface names that suggest a domain search: the result points the model at them.
+const SEARCH_WORDS: [&str; 4] = ["search", "query", "find", "lookup"];
+
+impl<W: Worldspace> Tools<W> {
+    /// Runs `discover`: never panics; every failure is an output with `is_error` set.
+    pub async fn discover(&self, input: &DiscoverInput) -> ToolOutput {
+        let scope = match Path::new(input.scope.as_str()) {
+            Ok(scope) => scope,
+            Err(error) => {
+                return input_error(
+                    "scope",
+                    &format!(
+                        "{} is not a canonical absolute path such as \"/\" or \"/issues\": {error}",
+                        Quoted(&input.scope)
+                    ),
+                );
+            }
+        };
+        let limit = match input.limit {
+            None => self.config.default_limit,
+            Some(limit) if limit >= 1 && limit <= self.config.max_limit as u64 => limit as usize,
+            Some(limit) => {
+                return input_error(
+                    "limit",
+                    &format!("{limit} is outside 1..={}", self.config.max_limit),
+                );
+            }
+        };
+        let offset = match &input.cursor {
+            None => 0,
+            Some(cursor) => match decode_cursor(cursor, &scope, &input.query) {
+                Ok(offset) => offset,
+                Err(message) => return input_error("cursor", message),
+            },
+        };
+        let request = SearchRequest {
+            scope: scope.clone(),
+            query: input.query.clone(),
+            offset,
+            limit,
+            crawl_budget: self.config.crawl_budget,
+        };
+        let page = match self.worldspace.search(request).await {
+            Ok(page) => page,
+            Err(error) => {
+                return failure(|out| write_worldspace_error(out, "discover", &error));
+            }
+        };
+        let search_offers = self.search_offers(&scope, &page).await;
+        let cap = self.config.max_output_chars;
+        let mut shown = page.hits.len();
+        loop {
+            let text = render(&scope, &input.query, offset, &page, shown, &search_offers);
+            if text.chars().count() <= cap || shown == 0 {
+                let mut spill = self.spill();
+                return crate::output::cap_text(
+                    text,
+                    false,
+                    "discover",
+                    "discover",
+                    &self.config,
+                    &mut spill,
+                );
+            }
+            shown -= 1;
+        }
+    }
+
+    /// Interfaces of the scope and of the hits whose names suggest a domain search.
+    async fn search_offers(
+        &self,
+        scope: &Path,
+        page: &SearchPage,
+    ) -> Vec<(Path, InterfaceReference)> {
+        let mut offers = Vec::new();
+        if let Ok(observation) = self.worldspace.resolve(scope).await {
+            offers.extend(
+                search_like(&observation.object.interfaces).map(|r| (scope.clone(), r.clone())),
+            );
+        }
+        for hit in &page.hits {
+            offers
+                .extend(search_like(&hit.object.interfaces).map(|r| (hit.path.clone(), r.clone())));
+        }
+        offers
+    }
+}
+
+fn search_like(interfaces: &[InterfaceReference]) -> impl Iterator<Item = &InterfaceReference> {
+    interfaces.iter().filter(|reference| {
+        let name = reference.name().as_str().to_ascii_lowercase();
+        SEARCH_WORDS.iter().any(|word| name.contains(word))
+    })
+}
+
+fn render(
+    scope: &Path,
+    query: &str,
+    offset: usize,
+    page: &SearchPage,
+    shown: usize,
+    search_offers: &[(Path, InterfaceReference)],
+) -> String {
+    let mut out = Writer::new();
+    // Writing into a String cannot fail.
+    let _ = write_page(&mut out, scope, query, offset, page, shown, search_offers);
+    out.into_text()
+}
+
+fn write_page(
+    out: &mut Writer,
+    scope: &Path,
+    query: &str,
+    offset: usize,
+    page: &SearchPage,
+    shown: usize,
+    search_offers: &[(Path, InterfaceReference)],
+) -> fmt::Result {
+    write!(
+        out,
+        "discover in {} for {}: ",
+        Quoted(scope.as_str()),
+        Quoted(query)
+    )?;
+    if shown == 0 {
+        writeln!(out, "no entries shown of {} matching", page.total)?;
+    } else {
+        writeln!(
+            out,
+            "entries {}-{} of {} matching",
+            offset + 1,
+            offset + shown,
+            page.total
+        )?;
+    }
+    for (index, hit) in page.hits.iter().take(shown).enumerate() {
+        write!(
+            out,
+            "{}. {} name: {}",
+            offset + index + 1,
+            Quoted(hit.path.as_str()),
+            Quoted(&hit.object.name)
+        )?;
+        if let Some(description) = &hit.object.description {
+            write!(out, " description: {}", Quoted(description))?;
+        }
+        out.write_str(" interfaces: [")?;
+        for (position, reference) in hit.object.interfaces.iter().enumerate() {
+            if position > 0 {
+                out.write_str(", ")?;
+            }
+            write!(out, "{}", SignatureRef(reference))?;
+        }
+        out.write_str("]\n")?;
+    }
+    let coverage = page.coverage;
+    write!(
+        out,
+        "coverage: {} entries of the scope indexed, {} observes sent to crawl it now",
+        coverage.indexed, coverage.crawled
+    )?;
+    if coverage.unexplored == 0 {
+        out.write_str("; the whole scope is indexed.\n")?;
+    } else {
+        writeln!(
+            out,
+            "; {} Objects still unexplored (crawl budget reached): discover again to crawl further.",
+            coverage.unexplored
+        )?;
+    }
+    let next = offset + shown;
+    if next < page.total {
+        let cursor = encode_cursor(scope, query, next);
+        if shown < page.hits.len() {
+            write!(
+                out,
+                "[truncated at the size cap: {} entries of this page not shown] ",
+                page.hits.len() - shown
+            )?;
+        }
+        writeln!(
+            out,
+            "more: {} more matching; call discover with the same scope and query and cursor \"{cursor}\".",
+            page.total - next
+        )?;
+    }
+    if !search_offers.is_empty() {
+        out.write_str(
+            "domain search: discover matches entry names, descriptions and paths, not content. To search content, inspect one of these and invoke its operation:",
+        )?;
+        for (path, reference) in search_offers {
+            write!(
+                out,
+                " {} offers {};",
+                Quoted(path.as_str()),
+                SignatureRef(reference)
+            )?;
+        }
+        out.write_char('\n')?;
+    }
+    Ok(())
+}
+
+/// A page cursor: the offset with the scope and query it belongs to, opaque to the model.
+fn encode_cursor(scope: &Path, query: &str, offset: usize) -> String {
+    let json = serde_json::json!({ "o": offset, "q": query, "s": scope.as_str() });
+    format!("page-{}", URL_SAFE_NO_PAD.encode(json.to_string()))
+}
+
+fn decode_cursor(cursor: &str, scope: &Path, query: &str) -> Result<usize, &'static str> {
+    const UNKNOWN: &str =
+        "not a cursor from discover: pass the cursor exactly as a previous discover gave it";
+    let bytes = cursor
+        .strip_prefix("page-")
+        .and_then(|body| URL_SAFE_NO_PAD.decode(body).ok())
+        .ok_or(UNKNOWN)?;
+    let json: serde_json::Value = serde_json::from_slice(&bytes).map_err(|_| UNKNOWN)?;
+    let (Some(offset), Some(cursor_query), Some(cursor_scope)) = (
+        json.get("o").and_then(serde_json::Value::as_u64),
+        json.get("q").and_then(serde_json::Value::as_str),
+        json.get("s").and_then(serde_json::Value::as_str),
+    ) else {
+        return Err(UNKNOWN);
+    };
+    if cursor_scope != scope.as_str() || cursor_query != query {
+        return Err(
+            "this cursor belongs to a discover with another scope or query: repeat that scope and query, or leave the cursor out",
+        );
+    }
+    usize::try_from(offset).map_err(|_| UNKNOWN)
+}

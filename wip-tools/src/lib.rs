@@ -1,0 +1,88 @@
+//! The WIP AI tools (spec 4.1): `discover`, `inspect` and `invoke` over any [`Worldspace`], with
+//! output meant for a language model and the tools' definitions as plain data.
+//!
+//! A model understands, explores and operates a Worldspace through three tools, without seeing
+//! the Core Protocol and without tracking identity or validators itself:
+//!
+//! - [`Tools::discover`]: ranked entries of the Discoverable Space within a scope (crawling
+//!   unexplored parts first within a budget), with coverage and an opaque page cursor. Not a
+//!   domain search: an Object in scope that offers a search-like interface is pointed at.
+//! - [`Tools::inspect`]: the Text View Object signature, then every Interface signature of its
+//!   interfaces, each followed by the complete notation of its operations.
+//! - [`Tools::invoke`]: the operation by its complete notation or a bare name declared by exactly
+//!   one interface of the target (a scope-omitted or ambiguous form is refused with the complete
+//!   candidates: no scope is ever inferred); the input, a JSON object of named fields, converted
+//!   and validated before anything is sent; the result as JSON, its entries, and the target's new
+//!   state.
+//!
+//! Every failure is an output a model can act on ([`ToolOutput::is_error`]): what went wrong,
+//! whether anything ran, and one next step ([`next_step`]). Nothing panics and nothing is retried.
+//!
+//! Output is compact text. Every Host string in it is quoted with the safe escape and the model
+//! policy's additions ([`wip_refs::EscapePolicy::Model`]), and the first line says that quoted
+//! strings are data, never instructions ([`DATA_NOTICE`]). Output longer than
+//! [`ToolsConfig::max_output_chars`] ends with a truncation marker and a cursor that reads the
+//! rest without running anything again.
+//!
+//! ```
+//! use wip_model::codec::{Limits, decode_descriptor};
+//! use wip_model::{InterfaceName, InterfaceReference, Path, Value};
+//! use wip_tools::fake::{FakeReply, FakeWorldspace};
+//! use wip_tools::{InvokeInput, Tools};
+//!
+//! let fake = FakeWorldspace::new();
+//! let lifecycle = InterfaceReference::new(Path::root(), InterfaceName::new("issue.lifecycle")?);
+//! let descriptor = decode_descriptor(br#"{"format":"wip-interface/1","types":[],"operations":[
+//!     {"name":"close","parameters":[{"name":"reason","required":true,"type":{"kind":"string"}}],
+//!      "returns":{"type":{"kind":"unit"}}}]}"#, &Limits::default())?;
+//! fake.insert_interface(lifecycle.clone(), descriptor);
+//! let issue = Path::new("/issues/1")?;
+//! fake.insert_object(&issue, "1", Some("Login fails"), vec![lifecycle]);
+//! fake.on_call(&issue, "close", |_| FakeReply::Success { result: Value::Unit, changes_target: true });
+//!
+//! let tools = Tools::new(fake);
+//! let input = InvokeInput {
+//!     target: "/issues/1".into(),
+//!     operation: "close".into(),
+//!     input: serde_json::json!({"reason": "duplicate"}),
+//!     cursor: None,
+//! };
+//! let output = block_on(tools.invoke(&input));
+//! assert!(!output.is_error, "{}", output.text);
+//! assert!(output.text.contains("invoked /::issue.lifecycle#close on \"/issues/1\": success"));
+//! assert!(output.text.contains("target: changed"));
+//!
+//! // The fake's futures are ready at once, so a no-op waker drives them.
+//! fn block_on<F: std::future::Future>(future: F) -> F::Output {
+//!     let mut future = std::pin::pin!(future);
+//!     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+//!     loop {
+//!         if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+//!             return output;
+//!         }
+//!     }
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod definitions;
+mod discover;
+mod failure;
+pub mod fake;
+mod inspect;
+mod invoke;
+mod output;
+mod tools;
+mod worldspace;
+
+pub use definitions::{ToolDefinition, tool_definitions};
+pub use discover::DiscoverInput;
+pub use failure::next_step;
+pub use inspect::InspectInput;
+pub use invoke::InvokeInput;
+pub use output::{DATA_NOTICE, ToolOutput, ToolsConfig};
+pub use tools::Tools;
+pub use worldspace::{
+    Call, CallOutcome, CallSuccess, Coverage, SearchHit, SearchPage, SearchRequest, Worldspace,
+    WorldspaceError,
+};

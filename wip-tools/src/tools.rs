@@ -1,0 +1,198 @@
+//! The three tools over one [`Worldspace`], with their configuration and the store of truncated
+//! outputs' rests.
+
+use std::fmt::{self, Write};
+use std::sync::{Mutex, MutexGuard};
+
+use crate::discover::DiscoverInput;
+use crate::inspect::InspectInput;
+use crate::invoke::InvokeInput;
+use crate::output::{Spill, SpillError, ToolOutput, ToolsConfig, Writer, cap_text};
+use crate::worldspace::Worldspace;
+
+/// discover, inspect and invoke over a [`Worldspace`].
+///
+/// Every tool returns a [`ToolOutput`]; none panics, and a failure is an output with `is_error`
+/// set whose text says what went wrong and what to do next.
+pub struct Tools<W> {
+    pub(crate) worldspace: W,
+    pub(crate) config: ToolsConfig,
+    spill: Mutex<Spill>,
+}
+
+impl<W: Worldspace> Tools<W> {
+    /// The tools over `worldspace` with the default [`ToolsConfig`].
+    pub fn new(worldspace: W) -> Self {
+        Self::with_config(worldspace, ToolsConfig::default())
+    }
+
+    /// The tools over `worldspace` with `config`.
+    pub fn with_config(worldspace: W, config: ToolsConfig) -> Self {
+        Self {
+            worldspace,
+            config,
+            spill: Mutex::new(Spill::default()),
+        }
+    }
+
+    /// The Worldspace the tools run on.
+    pub fn worldspace(&self) -> &W {
+        &self.worldspace
+    }
+
+    /// Runs the tool `name` with `arguments` as a tool call carries them (a JSON object that
+    /// follows the tool's input schema, see [`tool_definitions`](crate::tool_definitions)).
+    ///
+    /// An unknown tool or arguments that do not follow the schema are failures with `is_error`.
+    pub async fn call_tool(&self, name: &str, arguments: &serde_json::Value) -> ToolOutput {
+        let Some(members) = arguments.as_object() else {
+            return input_error("arguments", "expected a JSON object of named arguments");
+        };
+        let text = |field: &str| members.get(field).and_then(serde_json::Value::as_str);
+        let known: &[&str] = match name {
+            "discover" => &["scope", "query", "limit", "cursor"],
+            "inspect" => &["target", "details", "cursor"],
+            "invoke" => &["target", "operation", "input", "cursor"],
+            _ => {
+                return input_error(
+                    "name",
+                    "unknown tool: the tools are discover, inspect and invoke",
+                );
+            }
+        };
+        if let Some(unknown) = members.keys().find(|key| !known.contains(&key.as_str())) {
+            return input_error(
+                unknown,
+                &format!("not an argument of {name}; it takes {}", known.join(", ")),
+            );
+        }
+        for (field, value) in members {
+            let fits = match field.as_str() {
+                "limit" => value.is_null() || value.as_u64().is_some(),
+                "details" => value.is_null() || value.is_boolean(),
+                "input" => value.is_object(),
+                "cursor" => value.is_null() || value.is_string(),
+                _ => value.is_string(),
+            };
+            if !fits {
+                let expected = match field.as_str() {
+                    "limit" => "a positive integer",
+                    "details" => "true or false",
+                    "input" => "a JSON object of named fields ({} when there are none)",
+                    _ => "a string",
+                };
+                return input_error(field, &format!("expected {expected}"));
+            }
+        }
+        let required: &[&str] = match name {
+            "discover" => &["scope"],
+            "inspect" => &["target"],
+            _ => &["target", "operation"],
+        };
+        if let Some(missing) = required.iter().find(|field| text(field).is_none()) {
+            return input_error(missing, "missing");
+        }
+        let cursor = text("cursor").map(str::to_owned);
+        let owned = |field: &str| text(field).unwrap_or_default().to_owned();
+        match name {
+            "discover" => {
+                self.discover(&DiscoverInput {
+                    scope: owned("scope"),
+                    query: owned("query"),
+                    limit: members.get("limit").and_then(serde_json::Value::as_u64),
+                    cursor,
+                })
+                .await
+            }
+            "inspect" => {
+                self.inspect(&InspectInput {
+                    target: owned("target"),
+                    details: members
+                        .get("details")
+                        .and_then(serde_json::Value::as_bool)
+                        .unwrap_or(false),
+                    cursor,
+                })
+                .await
+            }
+            _ => {
+                self.invoke(&InvokeInput {
+                    target: owned("target"),
+                    operation: owned("operation"),
+                    input: members
+                        .get("input")
+                        .cloned()
+                        .unwrap_or_else(|| serde_json::Value::Object(Default::default())),
+                    cursor,
+                })
+                .await
+            }
+        }
+    }
+
+    pub(crate) fn spill(&self) -> MutexGuard<'_, Spill> {
+        // A panic while the lock was held cannot leave the store inconsistent: keep using it.
+        self.spill
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Caps a finished output under `owner` (the tool and what names its result).
+    pub(crate) fn finish(
+        &self,
+        text: String,
+        is_error: bool,
+        owner: &str,
+        tool: &str,
+    ) -> ToolOutput {
+        cap_text(text, is_error, owner, tool, &self.config, &mut self.spill())
+    }
+
+    /// The rest of a truncated output, under its cursor; nothing runs again.
+    pub(crate) fn continuation(&self, cursor: &str, owner: &str, tool: &str) -> ToolOutput {
+        let taken = self.spill().take(cursor, owner);
+        match taken {
+            Ok(rest) => {
+                let mut text = Writer::new().into_text();
+                text.push_str("(continued)\n");
+                text.push_str(&rest);
+                self.finish(text, false, owner, tool)
+            }
+            Err(SpillError::Unknown) => input_error(
+                "cursor",
+                "unknown or expired cursor: the rest is no longer kept; run the tool again without a cursor",
+            ),
+            Err(SpillError::Foreign) => input_error(
+                "cursor",
+                "this cursor belongs to another call: pass the same arguments as the call that gave it",
+            ),
+        }
+    }
+}
+
+/// A failure output written by `write`.
+pub(crate) fn failure(write: impl FnOnce(&mut Writer) -> fmt::Result) -> ToolOutput {
+    let mut out = Writer::new();
+    // Writing into a String cannot fail.
+    let _ = write(&mut out);
+    ToolOutput {
+        text: out.into_text(),
+        is_error: true,
+        cursor: None,
+    }
+}
+
+/// A failure for a tool argument the model got wrong: nothing was sent.
+pub(crate) fn input_error(field: &str, message: &str) -> ToolOutput {
+    failure(|out| {
+        writeln!(
+            out,
+            "error: invalid tool argument {}: {message}",
+            wip_refs::Quoted(field)
+        )?;
+        writeln!(
+            out,
+            "next: Nothing was sent. Correct the argument and call again."
+        )
+    })
+}

@@ -1,0 +1,179 @@
+//! The seam between the tools and a client: what discover, inspect and invoke need from a
+//! Worldspace, as one small object-safe async trait.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use wip_model::{
+    FetchInterfaceResponse, FoundEntry, InterfaceReference, Object, ObjectObservation, Path,
+    ProtocolError, Validator, Value,
+};
+
+/// What the tools need from a WIP client. `wip_client::Client` implements it; tests use
+/// [`FakeWorldspace`](crate::fake::FakeWorldspace).
+///
+/// The contract:
+///
+/// - **Identity is the implementation's job.** The tools pass paths, interface references and
+///   operation names; the implementation keeps the Known Space and sends the validators and scope
+///   refs it last observed, so a model never tracks them (spec 4.1).
+/// - **Retrievals may be retried** by the implementation; [`call`](Self::call) never is.
+/// - **`Err` means nothing happened on the Host's side that the caller must care about**:
+///   [`call`](Self::call) returns `Err` only when the call was not sent. Once a call was sent,
+///   every failure is a [`CallOutcome`], and one whose result did not arrive is
+///   [`CallOutcome::OutcomeUnknown`].
+/// - Every value handed back is valid: Objects, descriptors and results were decoded and checked.
+///
+/// Async through `async_trait` so that `dyn Worldspace` works (the MCP server holds one); the
+/// futures are `Send` so a multi-threaded runtime can drive them.
+#[async_trait]
+pub trait Worldspace: Send + Sync {
+    /// Ranked entries of the Discoverable Space within `request.scope`, crawling unexplored parts
+    /// of the scope first within `request.crawl_budget` observes.
+    ///
+    /// Only entries that came back as children of an observe are searched: an entry learned from
+    /// a result or a depth-0 observe is known, not discoverable. The ranking is the
+    /// implementation's; it must be deterministic for the same index so that offsets page.
+    async fn search(&self, request: SearchRequest) -> Result<SearchPage, WorldspaceError>;
+
+    /// The Object at `path`, observed (depth 0) or taken from the Known Space while it is current.
+    async fn resolve(&self, path: &Path) -> Result<ObjectObservation, WorldspaceError>;
+
+    /// The descriptor of an interface, with the validator and scope ref it was fetched with.
+    async fn fetch_interface(
+        &self,
+        reference: &InterfaceReference,
+    ) -> Result<FetchInterfaceResponse, WorldspaceError>;
+
+    /// Runs one operation once. Arguments are already valid for the operation's descriptor.
+    async fn call(&self, call: Call) -> Result<CallOutcome, WorldspaceError>;
+}
+
+/// One discover query against the Discoverable Space.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchRequest {
+    /// Only entries at or below this path are searched.
+    pub scope: Path,
+    /// The words to rank by; empty lists the scope in the index's order.
+    pub query: String,
+    /// How many ranked hits to skip.
+    pub offset: usize,
+    /// At most this many hits come back.
+    pub limit: usize,
+    /// At most this many observe requests may be sent to crawl unexplored parts of the scope.
+    pub crawl_budget: usize,
+}
+
+/// One page of ranked hits and how much of the scope they were drawn from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchPage {
+    /// The hits from `offset`, best first.
+    pub hits: Vec<SearchHit>,
+    /// How many entries in the scope match in all, over every page.
+    pub total: usize,
+    /// How much of the scope the index covers.
+    pub coverage: Coverage,
+}
+
+/// One ranked entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// The entry.
+    pub path: Path,
+    /// Its Object's public information as last observed.
+    pub object: Object,
+}
+
+/// How much of a scope the Discoverable Space covers after a search.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Entries of the scope in the index.
+    pub indexed: usize,
+    /// Observe requests this search sent to crawl the scope.
+    pub crawled: usize,
+    /// Indexed Objects of the scope whose children were not observed yet; `0` means the whole
+    /// scope is indexed.
+    pub unexplored: usize,
+}
+
+/// A call of one operation on one Object, by name: the implementation adds the validators and
+/// scope refs it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The Object the operation runs on.
+    pub target: Path,
+    /// The interface that declares the operation; one of the target's interfaces.
+    pub interface: InterfaceReference,
+    /// The operation name, exactly as declared.
+    pub operation: String,
+    /// The named arguments, valid for the operation.
+    pub arguments: BTreeMap<String, Value>,
+}
+
+/// What became of a call that was sent.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallOutcome {
+    /// The operation ran and returned a result.
+    Success(CallSuccess),
+    /// The Host refused with a protocol error that guarantees the operation did not run.
+    Failed(ProtocolError),
+    /// The call may or may not have run: `operation_outcome_unknown`, a timeout, a disconnect or
+    /// an undecodable response after the call was sent.
+    OutcomeUnknown {
+        /// What happened, for the person or model deciding what to do next.
+        reason: String,
+    },
+}
+
+/// A successful call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallSuccess {
+    /// The result, valid for the operation's return type.
+    pub result: Value,
+    /// The entries in the result, found by its type (they join the Known Space, not the
+    /// Discoverable Space).
+    pub entries: Vec<FoundEntry>,
+    /// The target's validator after the call, when the Host sent one.
+    pub validator: Option<Validator>,
+}
+
+/// Why a retrieval, or the sending of a call, failed before anything ran.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WorldspaceError {
+    /// The Host answered with a protocol error.
+    #[error("{0}")]
+    Protocol(ProtocolError),
+    /// The Host could not be reached or its answer could not be used; for a call, it was not sent.
+    #[error("the worldspace is unavailable: {message}")]
+    Unavailable {
+        /// What went wrong.
+        message: String,
+    },
+}
+
+macro_rules! forward {
+    ($($pointer:ty),*) => {$(
+        #[async_trait]
+        impl<T: Worldspace + ?Sized> Worldspace for $pointer {
+            async fn search(&self, request: SearchRequest) -> Result<SearchPage, WorldspaceError> {
+                (**self).search(request).await
+            }
+            async fn resolve(&self, path: &Path) -> Result<ObjectObservation, WorldspaceError> {
+                (**self).resolve(path).await
+            }
+            async fn fetch_interface(
+                &self,
+                reference: &InterfaceReference,
+            ) -> Result<FetchInterfaceResponse, WorldspaceError> {
+                (**self).fetch_interface(reference).await
+            }
+            async fn call(&self, call: Call) -> Result<CallOutcome, WorldspaceError> {
+                (**self).call(call).await
+            }
+        }
+    )*};
+}
+
+forward!(&T, Box<T>, Arc<T>);
