@@ -176,13 +176,12 @@ pub(crate) fn cap_text(
     let rest_chars = rest.chars().count();
     let cursor = spill.keep(owner, rest, config.kept_outputs);
     let mut shown = text[..cut].to_owned();
-    if !shown.ends_with('\n') {
-        shown.push('\n');
-    }
+    // The marker always starts a line of its own after the shown text, which is kept exactly, so
+    // the pieces join back into the whole.
     // Writing into a String cannot fail.
     let _ = write!(
         shown,
-        "[truncated: {rest_chars} more characters not shown; call {tool} again with the same \
+        "\n[truncated: {rest_chars} more characters not shown; call {tool} again with the same \
          arguments and cursor \"{cursor}\" for the rest]"
     );
     ToolOutput {

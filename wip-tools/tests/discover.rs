@@ -1,0 +1,262 @@
+//! discover with the fake Worldspace: crawling within the budget, coverage, ranking, pages,
+//! truncation at the size cap, and the pointer to domain search.
+
+mod common;
+
+use common::{block_on, issue_tracker, path, tools, tools_with};
+use serde_json::json;
+use wip_tools::fake::{FakeInteraction, FakeWorldspace};
+use wip_tools::{DiscoverInput, ToolOutput, Tools, ToolsConfig, WorldspaceError};
+
+fn discover(
+    tools: &Tools<FakeWorldspace>,
+    scope: &str,
+    query: &str,
+    limit: Option<u64>,
+    cursor: Option<&str>,
+) -> ToolOutput {
+    block_on(tools.discover(&DiscoverInput {
+        scope: scope.into(),
+        query: query.into(),
+        limit,
+        cursor: cursor.map(Into::into),
+    }))
+}
+
+fn check(output: &ToolOutput, is_error: bool, expected: &[&str]) {
+    assert_eq!(output.is_error, is_error, "{}", output.text);
+    for fragment in expected {
+        assert!(
+            output.text.contains(fragment),
+            "missing {fragment:?} in:\n{}",
+            output.text
+        );
+    }
+}
+
+/// The cursor the output hands out for the next page.
+fn next_cursor(output: &ToolOutput) -> String {
+    let start = output
+        .text
+        .find("cursor \"page-")
+        .expect("a next-page cursor")
+        + "cursor \"".len();
+    let end = output.text[start..].find('"').unwrap() + start;
+    output.text[start..end].to_owned()
+}
+
+#[test]
+fn ranked_entries_with_coverage_and_the_domain_search_pointer() {
+    let tools = tools(issue_tracker());
+    check(
+        &discover(&tools, "/", "login", None, None),
+        false,
+        &[
+            "discover in \"/\" for \"login\": entries 1-1 of 1 matching\n",
+            "1. \"/issues/1\" name: \"1\" description: \"Login fails\" interfaces: [\"/::issue.read\", \"/::issue.lifecycle\"]\n",
+            "coverage: 4 entries of the scope indexed, 5 observes sent to crawl it now; the whole scope is indexed.",
+        ],
+    );
+    // The scope's own search interface is pointed at, as content search is not discover's job.
+    check(
+        &discover(&tools, "/issues", "log", None, None),
+        false,
+        &[
+            "entries 1-2 of 2 matching",
+            "1. \"/issues/1\"",
+            "2. \"/issues/2\"",
+            "observes sent to crawl it now; the whole scope is indexed",
+            "domain search: discover matches entry names, descriptions and paths, not content. To search content, inspect one of these and invoke its operation: \"/issues\" offers \"/issues::issue.search\";",
+        ],
+    );
+}
+
+#[test]
+fn the_crawl_budget_bounds_each_discover_and_coverage_says_so() {
+    let config = ToolsConfig {
+        crawl_budget: 1,
+        ..ToolsConfig::default()
+    };
+    let tools = tools_with(issue_tracker(), config);
+    check(
+        &discover(&tools, "/", "", None, None),
+        false,
+        &[
+            "entries 1-1 of 1 matching",
+            "1. \"/issues\"",
+            "coverage: 1 entries of the scope indexed, 1 observes sent to crawl it now; 1 Objects still unexplored (crawl budget reached): discover again to crawl further.",
+        ],
+    );
+    check(
+        &discover(&tools, "/", "", None, None),
+        false,
+        &[
+            "entries 1-4 of 4 matching",
+            "4 entries of the scope indexed",
+        ],
+    );
+    assert_eq!(tools.worldspace().observes(), 2);
+}
+
+#[test]
+fn pages_follow_the_cursor_to_the_end() {
+    let tools = tools(issue_tracker());
+    let first = discover(&tools, "/issues", "", Some(2), None);
+    check(
+        &first,
+        false,
+        &[
+            "entries 1-2 of 3 matching",
+            "1. \"/issues/1\"",
+            "2. \"/issues/2\"",
+            "more: 1 more matching;",
+        ],
+    );
+    let cursor = next_cursor(&first);
+    let second = discover(&tools, "/issues", "", Some(2), Some(&cursor));
+    check(
+        &second,
+        false,
+        &["entries 3-3 of 3 matching", "3. \"/issues/3\""],
+    );
+    assert!(!second.text.contains("more:"), "{}", second.text);
+    // A cursor belongs to its scope and query.
+    check(
+        &discover(&tools, "/issues", "crash", Some(2), Some(&cursor)),
+        true,
+        &[
+            "error: invalid tool argument \"cursor\": this cursor belongs to a discover with another scope or query",
+        ],
+    );
+    check(
+        &discover(&tools, "/issues", "", None, Some("page-???")),
+        true,
+        &["not a cursor from discover"],
+    );
+}
+
+#[test]
+fn the_size_cap_keeps_entries_whole_and_the_cursor_goes_on_from_the_first_one_cut() {
+    let fake = issue_tracker();
+    for number in 10..40 {
+        fake.insert_object(
+            &path(&format!("/issues/{number}")),
+            &number.to_string(),
+            Some(&"long description ".repeat(4)),
+            vec![],
+        );
+    }
+    let config = ToolsConfig {
+        max_output_chars: 1_000,
+        ..ToolsConfig::default()
+    };
+    let tools = tools_with(fake, config);
+    let first = discover(&tools, "/issues", "", Some(20), None);
+    assert!(
+        first.text.chars().count() <= 1_000,
+        "{}",
+        first.text.chars().count()
+    );
+    check(
+        &first,
+        false,
+        &[
+            "entries 1-",
+            "[truncated at the size cap: ",
+            "entries of this page not shown]",
+            "more: ",
+        ],
+    );
+    let shown = first
+        .text
+        .lines()
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    let second = discover(&tools, "/issues", "", Some(20), Some(&next_cursor(&first)));
+    check(&second, false, &[&format!("entries {}-", shown + 1)]);
+}
+
+#[test]
+fn mistakes_and_failures_are_outputs() {
+    let fake = issue_tracker();
+    fake.fail_next(
+        FakeInteraction::Search,
+        WorldspaceError::Unavailable {
+            message: "down".into(),
+        },
+    );
+    let tools = tools(fake);
+    check(
+        &discover(&tools, "/", "", None, None),
+        true,
+        &["error: discover failed: the Worldspace is unavailable: \"down\""],
+    );
+    check(
+        &discover(&tools, "issues", "", None, None),
+        true,
+        &["\"scope\": \"issues\" is not a canonical absolute path"],
+    );
+    check(
+        &discover(&tools, "/", "", Some(0), None),
+        true,
+        &["\"limit\": 0 is outside 1..=50"],
+    );
+    check(
+        &discover(&tools, "/", "", Some(51), None),
+        true,
+        &["\"limit\": 51 is outside 1..=50"],
+    );
+    check(
+        &discover(&tools, "/nowhere", "", None, None),
+        true,
+        &[
+            "error: discover failed: not_found:",
+            "next: No Object is at this path",
+        ],
+    );
+}
+
+#[test]
+fn call_tool_reads_tool_call_arguments() {
+    let tools = tools(issue_tracker());
+    let output = block_on(tools.call_tool(
+        "discover",
+        &json!({"scope": "/issues", "query": "crash", "limit": 5}),
+    ));
+    check(&output, false, &["1. \"/issues/3\""]);
+    for (name, arguments, expected) in [
+        ("discover", json!({"query": "x"}), "\"scope\": missing"),
+        (
+            "discover",
+            json!({"scope": "/", "limit": "5"}),
+            "\"limit\": expected a positive integer",
+        ),
+        (
+            "discover",
+            json!({"scope": "/", "depth": 1}),
+            "\"depth\": not an argument of discover",
+        ),
+        (
+            "inspect",
+            json!({"target": 1}),
+            "\"target\": expected a string",
+        ),
+        (
+            "invoke",
+            json!({"target": "/issues/1", "operation": "close", "input": "x"}),
+            "\"input\": expected a JSON object",
+        ),
+        ("search", json!({}), "unknown tool"),
+        (
+            "discover",
+            json!([]),
+            "expected a JSON object of named arguments",
+        ),
+    ] {
+        check(
+            &block_on(tools.call_tool(name, &arguments)),
+            true,
+            &[expected],
+        );
+    }
+}
