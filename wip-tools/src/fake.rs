@@ -441,7 +441,7 @@ impl Worldspace for FakeWorldspace {
                 }
                 let validator = state.observed(&call.target).and_then(|o| o.validator);
                 if let Some(validator) = &validator {
-                    state.known.insert(call.target.clone(), validator.clone());
+                    state.known.insert(call.target, validator.clone());
                 }
                 Ok(CallOutcome::Success(CallSuccess {
                     result,

@@ -142,7 +142,7 @@ impl<W: Worldspace> Tools<W> {
             if !interfaces.contains(&named.interface) {
                 let mut candidates = Vec::new();
                 for reference in interfaces {
-                    candidates.extend(self.declared(reference).await.into_iter());
+                    candidates.extend(self.declared(reference).await);
                 }
                 return Err(unknown_operation(
                     target,

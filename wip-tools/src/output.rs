@@ -211,7 +211,7 @@ pub(crate) fn write_json<W: Write + ?Sized>(out: &mut W, json: &serde_json::Valu
         }
         serde_json::Value::Object(members) => {
             let mut sorted: Vec<_> = members.iter().collect();
-            sorted.sort_by(|(a, _), (b, _)| a.cmp(b));
+            sorted.sort_by_key(|(name, _)| *name);
             out.write_char('{')?;
             for (index, (name, value)) in sorted.into_iter().enumerate() {
                 if index > 0 {

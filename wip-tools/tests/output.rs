@@ -23,7 +23,7 @@ fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
             result: Value::Record(
                 [(
                     "labels".to_owned(),
-                    Value::List(vec![Value::String(body.clone().into())]),
+                    Value::List(vec![Value::String(body.clone())]),
                 )]
                 .into(),
             ),
@@ -51,7 +51,7 @@ fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
             first.text.chars().count()
         );
         let Some(cursor) = first.cursor.clone() else {
-            pieces.push(first.text.clone());
+            pieces.push(first.text);
             break;
         };
         assert!(first.text.contains(&format!(
@@ -108,7 +108,7 @@ fn a_cursor_belongs_to_its_call() {
         target: "/issues/1".into(),
         ..Default::default()
     }));
-    let cursor = first.cursor.clone().expect("truncated");
+    let cursor = first.cursor.expect("truncated");
     let other = block_on(tools.inspect(&InspectInput {
         target: "/issues/2".into(),
         details: false,

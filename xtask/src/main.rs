@@ -1,7 +1,7 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs.
-//! - `golden [--bless]`: the Text View golden-file tests; `--bless` rewrites the expected files.
+//! - `golden [--bless]`: the Text View and inspect golden-file tests; `--bless` rewrites the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's.
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
 
@@ -85,6 +85,10 @@ fn golden(args: &[String]) -> Result<()> {
     let envs: &[(&str, &str)] = if bless { &[("WIP_BLESS", "1")] } else { &[] };
     cargo(
         &["test", "--locked", "-p", "wip-textview", "--test", "golden"],
+        envs,
+    )?;
+    cargo(
+        &["test", "--locked", "-p", "wip-tools", "--test", "golden"],
         envs,
     )
 }
