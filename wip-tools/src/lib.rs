@@ -72,6 +72,7 @@ pub mod fake;
 mod inspect;
 mod invoke;
 mod output;
+pub mod schema;
 mod tools;
 mod worldspace;
 
