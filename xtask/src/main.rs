@@ -1,7 +1,7 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs.
-//! - `golden [--bless]`: the Text View and inspect golden-file tests; `--bless` rewrites the expected files.
+//! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's.
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
 
@@ -88,7 +88,16 @@ fn golden(args: &[String]) -> Result<()> {
         envs,
     )?;
     cargo(
-        &["test", "--locked", "-p", "wip-tools", "--test", "golden"],
+        &[
+            "test",
+            "--locked",
+            "-p",
+            "wip-tools",
+            "--test",
+            "golden",
+            "--test",
+            "schema",
+        ],
         envs,
     )
 }
