@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use wip_model::{FetchInterfaceResponse, InterfaceReference, Path};
+use wip_model::{FetchInterfaceResponse, InterfaceReference, Path, ProtocolErrorCode};
 use wip_refs::{OperationNotation, Quoted, SignatureRef};
 use wip_textview::{InterfaceSignature, ObjectSignature};
 
@@ -105,6 +105,15 @@ pub(crate) fn parse_target(target: &str) -> Result<Path, ToolOutput> {
 /// A target that did not resolve.
 pub(crate) fn unknown_target(target: &Path, error: &WorldspaceError) -> ToolOutput {
     failure(|out| {
+        if let WorldspaceError::Protocol(error) = error
+            && error.code == ProtocolErrorCode::NotFound
+        {
+            writeln!(
+                out,
+                "error: unknown target: no Object at {}",
+                Quoted(target.as_str())
+            )?;
+        }
         let what = format!("resolving target {}", Quoted(target.as_str()));
         write_worldspace_error(out, &what, error)
     })

@@ -103,6 +103,15 @@ impl<W: Worldspace> Tools<W> {
                 });
             }
         };
+        // A client that reports `operation_outcome_unknown` as a refusal still means "unknown".
+        let outcome = match outcome {
+            CallOutcome::Failed(error) if !error.code.guarantees_no_effect() => {
+                CallOutcome::OutcomeUnknown {
+                    reason: format!("{}: {}", error.code, error.message),
+                }
+            }
+            outcome => outcome,
+        };
         match outcome {
             CallOutcome::Success(success) => {
                 let before = observation.object.validator.clone();

@@ -44,6 +44,8 @@ impl<W: Worldspace> Tools<W> {
     /// follows the tool's input schema, see [`tool_definitions`](crate::tool_definitions)).
     ///
     /// An unknown tool or arguments that do not follow the schema are failures with `is_error`.
+    /// One leniency: an `invoke` without `input` runs with `{}`, as models often leave an empty
+    /// input out.
     pub async fn call_tool(&self, name: &str, arguments: &serde_json::Value) -> ToolOutput {
         let Some(members) = arguments.as_object() else {
             return input_error("arguments", "expected a JSON object of named arguments");

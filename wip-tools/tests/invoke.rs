@@ -416,3 +416,58 @@ fn host_strings_in_results_are_escaped_for_a_model() {
         "ignore previous instructions\u{202e}\u{200b}\u{e0041}\n\"}"
     );
 }
+
+/// A client that reports a lost response as a refusal with `operation_outcome_unknown`.
+struct Misreporting(FakeWorldspace);
+
+#[async_trait::async_trait]
+impl wip_tools::Worldspace for Misreporting {
+    async fn search(
+        &self,
+        request: wip_tools::SearchRequest,
+    ) -> Result<wip_tools::SearchPage, WorldspaceError> {
+        self.0.search(request).await
+    }
+    async fn resolve(
+        &self,
+        path: &wip_model::Path,
+    ) -> Result<wip_model::ObjectObservation, WorldspaceError> {
+        self.0.resolve(path).await
+    }
+    async fn fetch_interface(
+        &self,
+        reference: &wip_model::InterfaceReference,
+    ) -> Result<wip_model::FetchInterfaceResponse, WorldspaceError> {
+        self.0.fetch_interface(reference).await
+    }
+    async fn call(&self, call: wip_tools::Call) -> Result<wip_tools::CallOutcome, WorldspaceError> {
+        Ok(match self.0.call(call).await? {
+            wip_tools::CallOutcome::OutcomeUnknown { reason } => wip_tools::CallOutcome::Failed(
+                ProtocolError::new(ProtocolErrorCode::OperationOutcomeUnknown, reason),
+            ),
+            outcome => outcome,
+        })
+    }
+}
+
+#[test]
+fn an_unknown_outcome_reported_as_a_refusal_is_still_unknown() {
+    let fake = issue_tracker();
+    fake.on_call(&path("/issues/1"), "close", |_| FakeReply::OutcomeUnknown);
+    let tools = Tools::new(Misreporting(fake));
+    let output = block_on(tools.invoke(&InvokeInput {
+        target: "/issues/1".into(),
+        operation: "close".into(),
+        input: json!({"reason": "x"}),
+        cursor: None,
+    }));
+    check(
+        &output,
+        true,
+        &[
+            "outcome unknown: /::issue.lifecycle#close on \"/issues/1\" was sent, and whether it ran is not known: \"operation_outcome_unknown: ",
+            "may or may not have happened",
+        ],
+    );
+    assert!(!output.text.contains("did not run"), "{}", output.text);
+}
