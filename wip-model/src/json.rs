@@ -124,12 +124,14 @@ pub fn value_to_json(
 }
 
 /// Writes the arguments of `operation`, checked first, as a compact JSON object. Locations of
-/// mistakes start at `arguments`.
+/// mistakes start at `arguments`; an operation the descriptor does not declare is
+/// [`EncodeError::UnusableDescriptor`].
 pub fn arguments_to_json(
     descriptor: &ValidDescriptor,
     operation: &str,
     arguments: &BTreeMap<String, Value>,
 ) -> Result<String, EncodeError> {
+    operation_declaration(descriptor, operation).map_err(EncodeError::UnusableDescriptor)?;
     validate_arguments(descriptor, operation, arguments)
         .map_err(|error| error.within(Segment::member("arguments")))?;
     write(|w| en::arguments(w, arguments))

@@ -55,7 +55,7 @@ pub use descriptor::{
     OperationDeclaration, ParameterDeclaration, ReturnDeclaration, TypeDeclaration, TypeExpr,
     UnionCase,
 };
-pub use entries::{FoundEntry, entries_of};
+pub use entries::{EntryLocation, FoundEntry, entries_of};
 pub use error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
 pub use ids::{
     EmptyInterfaceName, InterfaceName, InterfaceReference, ObjectRef, ScopeRef, Validator,

@@ -44,6 +44,22 @@ impl ObjectObservation {
         }
     }
 
+    /// The Object and the children, taken out. (A tree drops without deep recursion, which
+    /// keeps it from being taken apart by a pattern that moves.)
+    pub fn into_parts(mut self) -> (Object, Option<Vec<Self>>) {
+        let empty = Object {
+            name: Default::default(),
+            description: None,
+            interfaces: Vec::new(),
+            object_ref: None,
+            validator: None,
+        };
+        (
+            std::mem::replace(&mut self.object, empty),
+            self.children.take(),
+        )
+    }
+
     /// How many Objects the tree holds, this node included.
     pub fn object_count(&self) -> usize {
         let mut count = 0;

@@ -211,16 +211,26 @@ fn valid_v1(descriptor: InterfaceDescriptor) -> Result<ValidDescriptor, DecodeEr
 }
 
 /// What can be checked of an observe tree without the request it answered: every Object valid,
-/// and the children of each node valid, non-empty and unique names.
+/// and the children of each node valid, non-empty and unique names. Errors are located from the
+/// root of the tree.
 fn check_tree(tree: &ObjectObservation) -> Result<(), ValidationError> {
-    let mut result = Ok(());
-    tree.walk(&mut |node| {
-        if result.is_err() {
-            return;
+    let mut stack = vec![(Vec::new(), tree)];
+    while let Some((at, node)) = stack.pop() {
+        let located = |error: ValidationError| {
+            at.iter().rev().fold(error, |error, segment: &Segment| {
+                error.within(segment.clone())
+            })
+        };
+        validate_object(&node.object)
+            .map_err(|error| located(error.within(Segment::member("object"))))?;
+        check_children(node).map_err(located)?;
+        for (index, child) in node.children.iter().flatten().enumerate() {
+            let mut below = at.clone();
+            below.extend([Segment::member("children"), Segment::Index(index)]);
+            stack.push((below, child));
         }
-        result = validate_object(&node.object).and_then(|()| check_children(node));
-    });
-    result
+    }
+    Ok(())
 }
 
 fn check_children(node: &ObjectObservation) -> Result<(), ValidationError> {

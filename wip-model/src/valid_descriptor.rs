@@ -43,9 +43,13 @@ pub struct ValidDescriptor(Arc<Indexed>);
 struct Indexed {
     descriptor: InterfaceDescriptor,
     /// Sorted positions of every name list longer than [`SCAN_UP_TO`] in the descriptor, keyed
-    /// by the address of the list's first entry. The descriptor is never mutated while this
+    /// by the address and length of the list. The descriptor is never mutated while this
     /// exists, so the addresses stay put.
-    lists: HashMap<usize, SortedNames>,
+    lists: HashMap<(usize, usize), SortedNames>,
+    /// For each type declaration, the position of the declaration its alias chain ends at (its
+    /// own, when its definition is not `Named`): a named type resolves in one lookup however
+    /// long the chain.
+    resolved: Box<[u32]>,
 }
 
 /// Lists up to this long are scanned; longer ones are searched through an index.
@@ -68,7 +72,12 @@ impl ValidDescriptor {
             }
             index_type(&mut lists, &operation.returns.ty);
         }
-        Ok(Self(Arc::new(Indexed { descriptor, lists })))
+        let resolved = resolve_chains(&descriptor, &lists);
+        Ok(Self(Arc::new(Indexed {
+            descriptor,
+            lists,
+            resolved,
+        })))
     }
 
     /// The descriptor.
@@ -103,22 +112,14 @@ impl ValidDescriptor {
     /// The entry of `list` called `name`. `list` is one of this descriptor's name lists (record
     /// fields, parameters, enum or union cases, declarations); a list from elsewhere is scanned.
     pub(crate) fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
-        if list.len() > SCAN_UP_TO
-            && let Some(sorted) = self.0.lists.get(&address(list))
-        {
-            return sorted.find(list, name);
-        }
-        list.iter().find(|entry| {
-            count_comparison();
-            entry.name() == name
-        })
+        position(&self.0.lists, list, name).map(|at| &list[at])
     }
 
     /// How many of `declared` (record fields or parameters of this descriptor) are required;
     /// counted once when the descriptor was indexed where the list is long.
     pub(crate) fn required_count<T: Declared>(&self, declared: &[T]) -> usize {
         if declared.len() > SCAN_UP_TO
-            && let Some(sorted) = self.0.lists.get(&address(declared))
+            && let Some(sorted) = self.0.lists.get(&key(declared))
         {
             return sorted.required as usize;
         }
@@ -128,19 +129,15 @@ impl ValidDescriptor {
     /// Follows `Named` references, alias chains included, to a structural type. A name this
     /// descriptor does not declare (possible only in a type built outside it) is returned as it
     /// is.
-    pub fn resolve<'t>(&'t self, mut ty: &'t TypeExpr) -> &'t TypeExpr {
-        // Validation guarantees that declared names form no cycle, so this ends; the bound only
-        // guards against a chain longer than the declarations, which cannot happen.
-        for _ in 0..=self.0.descriptor.types.len() {
-            let TypeExpr::Named { name } = ty else {
-                return ty;
-            };
-            match self.type_declaration(name) {
-                Some(declaration) => ty = &declaration.definition,
-                None => return ty,
-            }
+    pub fn resolve<'t>(&'t self, ty: &'t TypeExpr) -> &'t TypeExpr {
+        let TypeExpr::Named { name } = ty else {
+            return ty;
+        };
+        let types = &self.0.descriptor.types;
+        match position(&self.0.lists, types, name) {
+            Some(at) => &types[self.0.resolved[at] as usize].definition,
+            None => ty,
         }
-        ty
     }
 
     /// Whether `null` is a valid wire value of `ty`: unit, json, or an alias of either.
@@ -216,7 +213,8 @@ impl SortedNames {
         }
     }
 
-    fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
+    /// The position in `list`, the list this was built for, of the entry called `name`.
+    fn position<T: Named>(&self, list: &[T], name: &str) -> Option<usize> {
         let found = self
             .positions
             .binary_search_by(|&position| {
@@ -224,7 +222,7 @@ impl SortedNames {
                 list[position as usize].name().cmp(name)
             })
             .ok()?;
-        Some(&list[self.positions[found] as usize])
+        Some(self.positions[found] as usize)
     }
 }
 
@@ -241,26 +239,80 @@ pub(crate) fn count_comparison() {
     NAME_COMPARISONS.with(|count| count.set(count.get() + 1));
 }
 
-fn address<T>(list: &[T]) -> usize {
-    list.as_ptr() as usize
+/// A list's key in the indexes: where it starts and how long it is, so that only the very list
+/// an index was built for finds it.
+fn key<T>(list: &[T]) -> (usize, usize) {
+    (list.as_ptr() as usize, list.len())
 }
 
-fn index_list<T: Named>(lists: &mut HashMap<usize, SortedNames>, list: &[T]) {
+/// The position of the entry of `list` called `name`: through its index when it has one,
+/// scanning otherwise.
+fn position<T: Named>(
+    lists: &HashMap<(usize, usize), SortedNames>,
+    list: &[T],
+    name: &str,
+) -> Option<usize> {
+    if list.len() > SCAN_UP_TO
+        && let Some(sorted) = lists.get(&key(list))
+    {
+        return sorted.position(list, name);
+    }
+    list.iter().position(|entry| {
+        count_comparison();
+        entry.name() == name
+    })
+}
+
+/// Where each declaration's alias chain ends, following each chain once: declarations already
+/// resolved end the walk of the ones that lead to them. Validation rules out unknown names and
+/// cycles, so every walk ends at a declaration that is not an alias.
+fn resolve_chains(
+    descriptor: &InterfaceDescriptor,
+    lists: &HashMap<(usize, usize), SortedNames>,
+) -> Box<[u32]> {
+    const UNRESOLVED: u32 = u32::MAX;
+    let types = &descriptor.types;
+    let mut resolved = vec![UNRESOLVED; types.len()];
+    let mut chain = Vec::new();
+    for start in 0..types.len() {
+        let mut at = start;
+        while resolved[at] == UNRESOLVED {
+            chain.push(at);
+            let next = match &types[at].definition {
+                TypeExpr::Named { name } => position(lists, types, name),
+                _ => None,
+            };
+            match next {
+                // A chain longer than the declarations would be a cycle, which validation
+                // refused; the bound keeps this loop finite all the same.
+                Some(next) if chain.len() <= types.len() => at = next,
+                _ => resolved[at] = at as u32,
+            }
+        }
+        let end = resolved[at];
+        for link in chain.drain(..) {
+            resolved[link] = end;
+        }
+    }
+    resolved.into_boxed_slice()
+}
+
+fn index_list<T: Named>(lists: &mut HashMap<(usize, usize), SortedNames>, list: &[T]) {
     if list.len() > SCAN_UP_TO {
-        lists.insert(address(list), SortedNames::new(list, 0));
+        lists.insert(key(list), SortedNames::new(list, 0));
     }
 }
 
-fn index_declared<T: Declared>(lists: &mut HashMap<usize, SortedNames>, list: &[T]) {
+fn index_declared<T: Declared>(lists: &mut HashMap<(usize, usize), SortedNames>, list: &[T]) {
     if list.len() > SCAN_UP_TO {
         let required = list.iter().filter(|member| member.required()).count();
-        lists.insert(address(list), SortedNames::new(list, required));
+        lists.insert(key(list), SortedNames::new(list, required));
     }
 }
 
 /// Indexes the long name lists of `ty` and of the types inside it. Validation bounds the nesting
 /// of a valid descriptor, so the recursion is bounded too.
-fn index_type(lists: &mut HashMap<usize, SortedNames>, ty: &TypeExpr) {
+fn index_type(lists: &mut HashMap<(usize, usize), SortedNames>, ty: &TypeExpr) {
     match ty {
         TypeExpr::Record { fields } => {
             index_declared(lists, fields);

@@ -99,6 +99,39 @@ impl Value {
         }
     }
 
+    /// The string of a `String` value, taken out. (`Value` drops deep values without deep
+    /// recursion, which keeps it from being taken apart by a `match` that moves.)
+    pub fn into_string(mut self) -> Option<String> {
+        match &mut self {
+            Self::String(text) => Some(std::mem::take(text)),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a `Bytes` value, taken out.
+    pub fn into_bytes(mut self) -> Option<Vec<u8>> {
+        match &mut self {
+            Self::Bytes(bytes) => Some(std::mem::take(bytes)),
+            _ => None,
+        }
+    }
+
+    /// The members of a `Record` value, taken out.
+    pub fn into_record(mut self) -> Option<BTreeMap<String, Self>> {
+        match &mut self {
+            Self::Record(members) => Some(std::mem::take(members)),
+            _ => None,
+        }
+    }
+
+    /// The items of a `List` value, taken out.
+    pub fn into_list(mut self) -> Option<Vec<Self>> {
+        match &mut self {
+            Self::List(items) => Some(std::mem::take(items)),
+            _ => None,
+        }
+    }
+
     /// The string inside a `String` value.
     pub fn as_str(&self) -> Option<&str> {
         match self {

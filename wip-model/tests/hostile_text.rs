@@ -2,6 +2,7 @@
 //! escape, so no message can carry a terminal escape, a bidi control or a line break raw.
 
 use wip_model::codec::{self, Limits};
+use wip_model::escape::is_escaped;
 use wip_model::validate::{ValidationError, ValidationErrorKind, validate_object_at_path};
 use wip_model::{
     InterfaceName, InterfaceReference, Object, Path, ProtocolError, ProtocolErrorCode,
@@ -16,8 +17,7 @@ fn assert_safe(shown: &str) {
     assert!(
         !shown
             .chars()
-            .any(|c| c.is_control()
-                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202a}'..='\u{202e}')),
+            .any(|c| c.is_control() || (is_escaped(c) && !matches!(c, '"' | '\\'))),
         "raw control in {shown:?}"
     );
 }
@@ -110,5 +110,22 @@ fn validation_errors_show_paths_and_names_escaped() {
         .expect_err("not absolute")
         .to_string();
     assert!(shown.contains(ESCAPED), "{shown}");
+    assert_safe(&shown);
+}
+
+#[test]
+fn locations_show_member_names_with_the_same_escape() {
+    let name = "\u{2067}\u{1b}x";
+    let body = format!(
+        r#"{{"path":"/","depth":0,{}:1}}"#,
+        serde_json::to_string(name).expect("a string")
+    );
+    let error = codec::decode_observe_request(body.as_bytes(), &Limits::default())
+        .expect_err("an unknown member");
+    let shown = error.to_string();
+    assert_eq!(
+        shown,
+        r#"at ["\u2067\u001bx"]: unknown member "\u2067\u001bx""#
+    );
     assert_safe(&shown);
 }

@@ -498,7 +498,7 @@ fn one_vocabulary_for_every_layer() {
         );
         assert_eq!(decoded.location(), converted.location(), "{input}");
     }
-    // Validation of hand-built arguments reports the first two kinds alike.
+    // Validation of hand-built arguments reports the same kinds at the same places.
     let mut arguments = BTreeMap::new();
     arguments.insert(
         "filter".to_owned(),
@@ -512,6 +512,14 @@ fn one_vocabulary_for_every_layer() {
             name: "size".into()
         }
     );
+    assert_eq!(error.location.to_string(), "size");
+    let converted =
+        json::arguments_from_str(&descriptor, "find", r#"{"filter":{"labels":[]},"size":1}"#)
+            .expect_err("unknown");
+    assert_eq!(
+        converted.location().map(ToString::to_string).as_deref(),
+        Some("arguments.size")
+    );
     let error = validate_arguments(&descriptor, "find", &BTreeMap::new()).expect_err("missing");
     assert_eq!(
         error.kind,
@@ -519,4 +527,27 @@ fn one_vocabulary_for_every_layer() {
             name: "filter".into()
         }
     );
+    assert!(error.location.is_empty());
+    let shape = TypeExpr::Named {
+        name: "Shape".into(),
+    };
+    let payload_on_dot = record(&[("$case", text("dot")), ("value", Value::Unit)]);
+    let error = wip_model::validate::validate_value(&descriptor, &shape, &payload_on_dot)
+        .expect_err("dot takes no value");
+    let decoded = json::value_from_str(&descriptor, &shape, r#"{"$case":"dot","value":null}"#)
+        .expect_err("dot takes no value");
+    assert_eq!(Some(&error.kind), decoded.invalid_kind());
+    assert_eq!(Some(&error.location), decoded.location());
+    // A name the descriptor does not declare is an unknown type wherever it is used.
+    let unknown = TypeExpr::Named {
+        name: "Nope".into(),
+    };
+    let error = json::value_from_str(&descriptor, &unknown, "1").expect_err("undeclared");
+    assert!(
+        matches!(error.invalid_kind(), Some(V::UnknownType { .. })),
+        "{error}"
+    );
+    let error = wip_model::validate::validate_value(&descriptor, &unknown, &Value::Unit)
+        .expect_err("undeclared");
+    assert!(matches!(error.kind, V::UnknownType { .. }));
 }

@@ -209,6 +209,20 @@ fn protocol_types_have_their_wire_shape_in_serde() {
         "children": [{"object": {"name": "1", "interfaces": []}}, {"object": {"name": "1", "interfaces": []}}]
     });
     assert!(serde_json::from_value::<ObjectObservation>(twins).is_err());
+    let deep_twins = json!({
+        "object": {"name": "", "interfaces": []},
+        "children": [{
+            "object": {"name": "a", "interfaces": []},
+            "children": [{"object": {"name": "b", "interfaces": []}}, {"object": {"name": "b", "interfaces": []}}]
+        }]
+    });
+    let error = serde_json::from_value::<ObjectObservation>(deep_twins).expect_err("twins");
+    assert!(
+        error
+            .to_string()
+            .starts_with("at children[0].children[1]: duplicate child object name"),
+        "{error}"
+    );
 
     let request = ObserveRequest { path, depth: 2 };
     assert_eq!(round_trip(&request).1, request);
@@ -252,4 +266,24 @@ fn values_have_small_accessors() {
     assert_eq!(Value::from(vec![7_u8]).as_bytes(), Some(&[7_u8][..]));
     assert_eq!(Value::from(()), Value::Unit);
     assert_eq!(Value::from(String::from("s")).as_str(), Some("s"));
+    // Taken apart without cloning, although values drop without deep recursion.
+    assert_eq!(Value::from("s").into_string().as_deref(), Some("s"));
+    assert_eq!(Value::from(vec![1_u8]).into_bytes(), Some(vec![1]));
+    assert_eq!(
+        Value::List(vec![Value::Unit]).into_list(),
+        Some(vec![Value::Unit])
+    );
+    assert_eq!(Value::Unit.into_record(), None);
+    let tree = ObjectObservation {
+        object: Object {
+            name: "a".into(),
+            description: None,
+            interfaces: vec![],
+            object_ref: None,
+            validator: None,
+        },
+        children: Some(vec![]),
+    };
+    let (object, children) = tree.into_parts();
+    assert_eq!((object.name.as_str(), children), ("a", Some(vec![])));
 }

@@ -29,12 +29,25 @@ fn main() -> Result<()> {
     }
 }
 
-/// The workspace root: the parent of this crate's manifest directory.
+/// The root of the workspace the command was run in, as cargo finds it from the current
+/// directory (so that an xtask binary built from another checkout that shares the target
+/// directory still works on this one); the parent of this crate's manifest directory if cargo
+/// cannot tell.
 pub(crate) fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let located = Command::new(cargo)
+        .args(["locate-project", "--workspace", "--message-format", "plain"])
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .and_then(|manifest| Path::new(manifest.trim()).parent().map(Path::to_path_buf));
+    located.unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    })
 }
 
 /// Runs `cargo` with `args` in the workspace root and fails if it fails.

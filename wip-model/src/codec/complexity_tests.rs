@@ -171,3 +171,80 @@ fn nested_unions_with_the_value_first_are_skipped_once() {
         value.len()
     );
 }
+
+#[test]
+fn a_long_alias_chain_resolves_in_one_lookup_per_value() {
+    const ALIASES: usize = 10_000;
+    const ITEMS: usize = 10_000;
+    // t0 → t1 → … → t9999 = unit, and `get` returns a list of t0.
+    let mut types: Vec<String> = (0..ALIASES - 1)
+        .map(|index| {
+            format!(
+                r#"{{"name":"t{index}","definition":{{"kind":"named","name":"t{}"}}}}"#,
+                index + 1
+            )
+        })
+        .collect();
+    types.push(format!(
+        r#"{{"name":"t{}","definition":{{"kind":"unit"}}}}"#,
+        ALIASES - 1
+    ));
+    let body = format!(
+        r#"{{"format":"wip-interface/1","types":[{}],"operations":[{{"name":"get","parameters":[],"returns":{{"type":{{"kind":"list","items":{{"kind":"named","name":"t0"}}}}}}}}]}}"#,
+        types.join(",")
+    );
+    let descriptor = decode_descriptor(body.as_bytes(), &Limits::default()).expect("valid");
+    let result = format!(r#"{{"result":[{}]}}"#, vec!["null"; ITEMS].join(","));
+    let request = call("get");
+    let decoding = comparisons(|| {
+        decode_call_operation_response(
+            &request,
+            &descriptor,
+            result.as_bytes(),
+            &Limits::default(),
+        )
+        .expect("a list of units");
+    });
+    // One binary search over 10⁴ names per item: 14 comparisons; following the chain would take
+    // 10⁴ lookups per item.
+    let bound = 32 * ITEMS as u64;
+    assert!(decoding <= bound, "decoding compared {decoding} names");
+}
+
+#[test]
+fn arguments_before_their_operation_are_skipped_once() {
+    const DEPTH: usize = 40;
+    let mut types = Vec::new();
+    for level in 0..DEPTH {
+        let payload = if level + 1 < DEPTH {
+            format!(r#"{{"kind":"named","name":"U{}"}}"#, level + 1)
+        } else {
+            r#"{"kind":"string"}"#.to_owned()
+        };
+        types.push(format!(
+            r#"{{"name":"U{level}","definition":{{"kind":"union","cases":[{{"name":"n","payload":{payload}}}]}}}}"#
+        ));
+    }
+    let body = format!(
+        r#"{{"format":"wip-interface/1","types":[{}],"operations":[{{"name":"set","parameters":[{{"name":"u","required":true,"type":{{"kind":"named","name":"U0"}}}}],"returns":{{"type":{{"kind":"unit"}}}}}}]}}"#,
+        types.join(",")
+    );
+    let descriptor = decode_descriptor(body.as_bytes(), &Limits::default()).expect("valid");
+    let mut value = format!(r#""{}""#, "x".repeat(10_000));
+    for _ in 0..DEPTH {
+        value = format!(r#"{{"value":{value},"$case":"n"}}"#);
+    }
+    // Sorted members: `arguments` before `operation`, as encoders write them.
+    let call = format!(
+        r#"{{"arguments":{{"u":{value}}},"interface":{{"reference":{{"name":"x","scope":"/"}}}},"operation":"set","target":{{"path":"/"}}}}"#
+    );
+    DEFERRED_BYTES.with(|count| count.set(0));
+    crate::codec::decode_call_operation_request(call.as_bytes(), &descriptor, &Limits::default())
+        .expect("a valid call");
+    let skipped = DEFERRED_BYTES.with(std::cell::Cell::get);
+    assert!(
+        skipped <= call.len() as u64,
+        "skipped {skipped} bytes of a {}-byte call",
+        call.len()
+    );
+}

@@ -165,4 +165,8 @@ pub enum EncodeError {
         /// The interaction.
         interaction: ProtocolInteraction,
     },
+    /// The descriptor given by the caller does not declare the operation to write a result or
+    /// arguments for: a misuse of the API.
+    #[error("unusable descriptor: {0}")]
+    UnusableDescriptor(#[source] ValidationError),
 }

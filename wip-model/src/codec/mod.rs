@@ -55,7 +55,7 @@ use crate::object::Object;
 use crate::valid_descriptor::ValidDescriptor;
 use crate::validate::{
     Segment, ValidationError, ValidationErrorKind, validate_call_request, validate_fetch_response,
-    validate_object, validate_observe_response, validate_result,
+    validate_object, validate_observe_response, validate_value,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +269,14 @@ pub fn encode_call_operation_response(
     response: &CallOperationResponse,
     limits: &Limits,
 ) -> Result<Vec<u8>, EncodeError> {
-    validate_result(descriptor, &request.operation, &response.result)
+    let Some(operation) = descriptor.operation(&request.operation) else {
+        return Err(EncodeError::UnusableDescriptor(ValidationError::new(
+            ValidationErrorKind::UnknownOperation {
+                name: request.operation.clone(),
+            },
+        )));
+    };
+    validate_value(descriptor, &operation.returns.ty, &response.result)
         .map_err(|error| error.within(Segment::member("result")))?;
     write(Side::Response, limits, 256, |w| {
         en::call_response(w, response)

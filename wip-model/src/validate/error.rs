@@ -169,7 +169,8 @@ pub enum ValidationErrorKind {
         /// The declarations on the cycle, the first repeated at the end.
         cycle: Vec<Str>,
     },
-    /// Something nests deeper than [`MAX_VALIDATION_DEPTH`] levels.
+    /// A type expression, a value, a `json` value or an observe tree nests deeper than
+    /// [`MAX_VALIDATION_DEPTH`] levels.
     #[error("nesting deeper than {MAX_VALIDATION_DEPTH} levels")]
     TooDeep,
     /// A value of the wrong kind: a JSON value of the wrong type in a body or a conversion, or a

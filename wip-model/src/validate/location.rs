@@ -4,6 +4,8 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::fmt;
 
+use crate::escape::write_quoted;
+
 /// A location from the root of a checked item, e.g. `children[3].object.interfaces[0]` or
 /// `operations[2].parameters[0].type`.
 ///
@@ -65,8 +67,13 @@ impl fmt::Display for Location {
                     }
                     f.write_str(name)?;
                 }
-                // Names from data are quoted so that they cannot fake structure.
-                Segment::Member(name) => write!(f, "[{name:?}]")?,
+                // Names from data are quoted with the safe escape so that they cannot fake
+                // structure or carry control characters.
+                Segment::Member(name) => {
+                    f.write_str("[")?;
+                    write_quoted(f, name)?;
+                    f.write_str("]")?;
+                }
             }
         }
         Ok(())

@@ -22,10 +22,12 @@ pub use object::{
 };
 pub use value::{validate_arguments, validate_call_request, validate_result, validate_value};
 
-/// How deep a type expression or a `json` value may nest before validation refuses it.
+/// How deep a type expression, a value checked against a type, a `json` value or an observe
+/// tree may nest before validation refuses it.
 ///
 /// Nothing nested deeper can travel on the wire (the JSON codec stops at 127 levels); the bound
-/// keeps validation of hand-built values from exhausting the stack.
+/// keeps validation of hand-built values from exhausting the stack. Checking a value against a
+/// type of this depth takes a few hundred KiB of stack in a debug build.
 pub const MAX_VALIDATION_DEPTH: usize = 256;
 
 /// The first index whose key already appeared before it, if any: where a sequential check

@@ -89,6 +89,10 @@ fn check(descriptor: &ValidDescriptor, ty: &TypeExpr, value: &Value, depth: usiz
         (TypeExpr::Union { cases }, Value::Record(members)) => {
             check_union(descriptor, cases, members, depth)
         }
+        // A name the descriptor does not declare, in a type built outside it.
+        (TypeExpr::Named { name }, _) => {
+            fail(ValidationErrorKind::UnknownType { name: name.clone() })
+        }
         _ => fail(ValidationErrorKind::value_mismatch(ty, value.kind())),
     }
 }
@@ -105,7 +109,8 @@ fn check_members<D: Declared>(
     let mut required_seen = 0;
     for name in members.keys() {
         let Some(declaration) = descriptor.find(declared, name) else {
-            return fail(ValidationErrorKind::UnknownMember { name: name.clone() });
+            return fail(ValidationErrorKind::UnknownMember { name: name.clone() })
+                .map_err(|error| at_key(error, name));
         };
         required_seen += usize::from(declaration.required());
     }
@@ -142,7 +147,8 @@ fn check_union(
         .keys()
         .find(|name| *name != UNION_CASE_FIELD && *name != UNION_VALUE_FIELD)
     {
-        return fail(ValidationErrorKind::UnknownMember { name: name.clone() });
+        return fail(ValidationErrorKind::UnknownMember { name: name.clone() })
+            .map_err(|error| at_key(error, name));
     }
     let Some(case_name) = members.get(UNION_CASE_FIELD) else {
         return fail(ValidationErrorKind::MissingMember {
@@ -164,7 +170,8 @@ fn check_union(
     };
     match (&case.payload, members.get(UNION_VALUE_FIELD)) {
         (None, None) => Ok(()),
-        (None, Some(_)) => fail(ValidationErrorKind::UnexpectedUnionPayload),
+        (None, Some(_)) => fail(ValidationErrorKind::UnexpectedUnionPayload)
+            .map_err(|error| error.within(Segment::member(UNION_VALUE_FIELD))),
         (Some(_), None) => fail(ValidationErrorKind::MissingUnionPayload),
         (Some(payload), Some(value)) => check(descriptor, payload, value, depth + 1)
             .map_err(|error| error.within(Segment::member(UNION_VALUE_FIELD))),
@@ -251,6 +258,8 @@ pub fn validate_call_request(
     descriptor: &ValidDescriptor,
     request: &CallOperationRequest,
 ) -> Result {
-    validate_arguments(descriptor, &request.operation, &request.arguments)
+    let declaration = find_operation(descriptor, &request.operation)
+        .map_err(|error| error.within(Segment::member("operation")))?;
+    check_members(descriptor, &declaration.parameters, &request.arguments, 0)
         .map_err(|error| error.within(Segment::member("arguments")))
 }

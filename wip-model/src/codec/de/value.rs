@@ -109,6 +109,12 @@ pub(crate) fn value(
             d.json.begin_object()?;
             json_object(d, descriptor)
         }
+        // A name the descriptor does not declare, in a type built outside it.
+        (TypeExpr::Named { name }, _) => {
+            Err(DecodeError::invalid(ValidationErrorKind::UnknownType {
+                name: name.clone(),
+            }))
+        }
         _ => d.wrong(expected(ty)),
     }
 }
@@ -158,8 +164,10 @@ const UNION_MEMBERS: &Names = names![UNION_CASE_FIELD, UNION_VALUE_FIELD];
 /// When `value` comes before `$case`, its type is not known yet. If the object lies in bytes
 /// skipped before, the skip noted where its `$case` is, and the case is read from there first;
 /// otherwise the value is skipped (noting the cases of the unions inside it) and read once the
-/// case is known. Either way each byte is skipped at most once however deep unions nest, so
-/// reading stays linear in the body's size.
+/// case is known. Either way a value is skipped at most once (twice when a noted `$case` turns
+/// out unusable, and the members then report it in their order) however deep unions nest, so
+/// reading stays linear in the body's size. Which fault is reported first, when a body has
+/// several, can depend on whether the union lay in skipped bytes.
 fn union(d: &mut Decoder<'_>, descriptor: &ValidDescriptor, cases: &[UnionCase]) -> Read<Value> {
     let start = d.json.position();
     let mut case: Option<&UnionCase> = None;
