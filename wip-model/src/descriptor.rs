@@ -1,5 +1,6 @@
 //! Interface Descriptors: the types and operations of one Interface (format `wip-interface/1`).
 
+use crate::deep_drop::{Nested, drop_iteratively};
 use crate::text::Str;
 
 /// The only descriptor format this crate understands.
@@ -119,6 +120,10 @@ impl TypeExpr {
             Self::Union { .. } => "union",
         }
     }
+}
+
+impl Nested for TypeExpr {
+    const EMPTY: Self = Self::Unit;
 
     /// Calls `visit` on each type directly inside this one: list items, field types and union
     /// payloads.
@@ -133,44 +138,13 @@ impl TypeExpr {
             _ => {}
         }
     }
-
-    /// Whether this type holds other types.
-    fn has_parts(&mut self) -> bool {
-        let mut found = false;
-        self.parts_mut(|_| found = true);
-        found
-    }
-
-    /// Whether some type directly inside this one holds other types.
-    fn nests_twice(&mut self) -> bool {
-        let mut nested = false;
-        self.parts_mut(|part| nested |= part.has_parts());
-        nested
-    }
 }
 
 impl Drop for TypeExpr {
-    /// Drops the type without recursing once per level, so that a hand-built type of any
-    /// depth can be dropped.
+    /// Drops without recursing once per level, so that a hand-built one of any depth can be
+    /// dropped.
     fn drop(&mut self) {
-        // Parts that nest twice move to an explicit stack; shallower ones are left to the
-        // default drop, which ends within two more levels. A descriptor's usual types
-        // therefore drop without allocating.
-        let mut stack = Vec::new();
-        self.parts_mut(|part| {
-            if part.nests_twice() {
-                stack.push(std::mem::replace(part, Self::Unit));
-            }
-        });
-        // Each type taken off the stack hands its parts that hold types to the stack before it
-        // is dropped, so its own drop moves nothing.
-        while let Some(mut ty) = stack.pop() {
-            ty.parts_mut(|part| {
-                if part.has_parts() {
-                    stack.push(std::mem::replace(part, Self::Unit));
-                }
-            });
-        }
+        drop_iteratively(self);
     }
 }
 

@@ -30,6 +30,7 @@
 #[cfg(feature = "proptest")]
 pub mod arbitrary;
 pub mod codec;
+mod deep_drop;
 mod descriptor;
 mod entries;
 mod error_code;

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::deep_drop::{Nested, drop_iteratively};
+
 /// The largest integer a WIP `integer` can hold: 2^53 − 1.
 pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 /// The smallest integer a WIP `integer` can hold: −(2^53 − 1).
@@ -155,6 +157,10 @@ impl Value {
             _ => None,
         }
     }
+}
+
+impl Nested for Value {
+    const EMPTY: Self = Self::Unit;
 
     /// Calls `visit` on each value directly inside this one: record members and list items.
     fn parts_mut(&mut self, visit: impl FnMut(&mut Self)) {
@@ -164,44 +170,13 @@ impl Value {
             _ => {}
         }
     }
-
-    /// Whether this value holds other values.
-    fn has_parts(&mut self) -> bool {
-        let mut found = false;
-        self.parts_mut(|_| found = true);
-        found
-    }
-
-    /// Whether some value directly inside this one holds other values.
-    fn nests_twice(&mut self) -> bool {
-        let mut nested = false;
-        self.parts_mut(|part| nested |= part.has_parts());
-        nested
-    }
 }
 
 impl Drop for Value {
-    /// Drops the value without recursing once per level, so that a hand-built value of any
-    /// depth can be dropped.
+    /// Drops without recursing once per level, so that a hand-built one of any depth can be
+    /// dropped.
     fn drop(&mut self) {
-        // Parts that nest twice move to an explicit stack; shallower ones are left to the
-        // default drop, which ends within two more levels. A result's usual values
-        // therefore drop without allocating.
-        let mut stack = Vec::new();
-        self.parts_mut(|part| {
-            if part.nests_twice() {
-                stack.push(std::mem::replace(part, Self::Unit));
-            }
-        });
-        // Each value taken off the stack hands its parts that hold values to the stack before it
-        // is dropped, so its own drop moves nothing.
-        while let Some(mut value) = stack.pop() {
-            value.parts_mut(|part| {
-                if part.has_parts() {
-                    stack.push(std::mem::replace(part, Self::Unit));
-                }
-            });
-        }
+        drop_iteratively(self);
     }
 }
 
