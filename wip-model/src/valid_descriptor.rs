@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::descriptor::{
     Declared, InterfaceDescriptor, Named, OperationDeclaration, TypeDeclaration, TypeExpr,
@@ -42,6 +42,12 @@ pub struct ValidDescriptor(Arc<Indexed>);
 
 struct Indexed {
     descriptor: InterfaceDescriptor,
+    /// Built on the first lookup, so that a descriptor fetched and never called through costs
+    /// no more than its validation.
+    indexes: OnceLock<Indexes>,
+}
+
+struct Indexes {
     /// Sorted positions of every name list longer than [`SCAN_UP_TO`] in the descriptor, keyed
     /// by the address and length of the list. The descriptor is never mutated while this
     /// exists, so the addresses stay put.
@@ -52,13 +58,8 @@ struct Indexed {
     resolved: Box<[u32]>,
 }
 
-/// Lists up to this long are scanned; longer ones are searched through an index.
-const SCAN_UP_TO: usize = 16;
-
-impl ValidDescriptor {
-    /// Validates `descriptor` and indexes its names.
-    pub fn new(descriptor: InterfaceDescriptor) -> Result<Self, ValidationError> {
-        validate_descriptor(&descriptor)?;
+impl Indexes {
+    fn build(descriptor: &InterfaceDescriptor) -> Self {
         let mut lists = HashMap::new();
         index_list(&mut lists, &descriptor.types);
         index_list(&mut lists, &descriptor.operations);
@@ -72,12 +73,28 @@ impl ValidDescriptor {
             }
             index_type(&mut lists, &operation.returns.ty);
         }
-        let resolved = resolve_chains(&descriptor, &lists);
+        let resolved = resolve_chains(descriptor, &lists);
+        Self { lists, resolved }
+    }
+}
+
+/// Lists up to this long are scanned; longer ones are searched through an index.
+const SCAN_UP_TO: usize = 16;
+
+impl ValidDescriptor {
+    /// Validates `descriptor` and indexes its names.
+    pub fn new(descriptor: InterfaceDescriptor) -> Result<Self, ValidationError> {
+        validate_descriptor(&descriptor)?;
         Ok(Self(Arc::new(Indexed {
             descriptor,
-            lists,
-            resolved,
+            indexes: OnceLock::new(),
         })))
+    }
+
+    fn indexes(&self) -> &Indexes {
+        self.0
+            .indexes
+            .get_or_init(|| Indexes::build(&self.0.descriptor))
     }
 
     /// The descriptor.
@@ -112,14 +129,14 @@ impl ValidDescriptor {
     /// The entry of `list` called `name`. `list` is one of this descriptor's name lists (record
     /// fields, parameters, enum or union cases, declarations); a list from elsewhere is scanned.
     pub(crate) fn find<'t, T: Named>(&self, list: &'t [T], name: &str) -> Option<&'t T> {
-        position(&self.0.lists, list, name).map(|at| &list[at])
+        position(&self.indexes().lists, list, name).map(|at| &list[at])
     }
 
     /// How many of `declared` (record fields or parameters of this descriptor) are required;
     /// counted once when the descriptor was indexed where the list is long.
     pub(crate) fn required_count<T: Declared>(&self, declared: &[T]) -> usize {
         if declared.len() > SCAN_UP_TO
-            && let Some(sorted) = self.0.lists.get(&key(declared))
+            && let Some(sorted) = self.indexes().lists.get(&key(declared))
         {
             return sorted.required as usize;
         }
@@ -134,8 +151,9 @@ impl ValidDescriptor {
             return ty;
         };
         let types = &self.0.descriptor.types;
-        match position(&self.0.lists, types, name) {
-            Some(at) => &types[self.0.resolved[at] as usize].definition,
+        let indexes = self.indexes();
+        match position(&indexes.lists, types, name) {
+            Some(at) => &types[indexes.resolved[at] as usize].definition,
             None => ty,
         }
     }
@@ -383,7 +401,11 @@ mod tests {
         let TypeExpr::Record { fields } = descriptor.resolve(returns) else {
             panic!("Long is a record");
         };
-        assert_eq!(descriptor.0.lists.len(), 1, "only the long list is indexed");
+        assert_eq!(
+            descriptor.indexes().lists.len(),
+            1,
+            "only the long list is indexed"
+        );
         for i in 0..100 {
             let name = format!("f{i}");
             assert_eq!(
