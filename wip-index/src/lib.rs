@@ -1,0 +1,75 @@
+//! The Discoverable Space search engine: an in-memory inverted index of discoverable entries with
+//! BM25 ranking, a path scope and incremental updates, answering top-k queries with block-max
+//! MaxScore pruning over compact postings.
+//!
+//! ```
+//! use wip_index::{Document, Index, Operation};
+//! use wip_model::Path;
+//!
+//! let mut index = Index::new();
+//! let mut issue = Document::new(Path::new("/projects/alpha/issues/12").unwrap());
+//! issue.description = "ログインできない課題 (login fails)".to_owned();
+//! issue.interfaces = vec!["demo.issues.Issue".to_owned()];
+//! issue.operations = vec![Operation { name: "close".to_owned(), summary: "課題をクローズする".to_owned() }];
+//! index.upsert(issue);
+//! index.upsert(Document::new(Path::new("/projects/beta/issues/3").unwrap()));
+//!
+//! let alpha = Path::new("/projects/alpha").unwrap();
+//! let hits = index.search(&alpha, "課題 クローズ", 10);
+//! assert_eq!(hits[0].path.as_str(), "/projects/alpha/issues/12");
+//! assert!(index.search(&Path::new("/projects/al").unwrap(), "課題", 10).is_empty());
+//!
+//! // Re-upserting a path replaces its document; removing it drops it.
+//! index.upsert(Document::new(Path::new("/projects/alpha/issues/12").unwrap()));
+//! assert!(index.search(&Path::root(), "login", 10).is_empty());
+//! assert!(index.remove(&Path::new("/projects/beta/issues/3").unwrap()));
+//! assert_eq!(index.len(), 1);
+//! ```
+//!
+//! # Ranking
+//!
+//! A query is the OR of its tokens (each distinct token once). A document's score is the sum over
+//! the query's terms of [`bm25`] with `k1 = 1.2`, `b = 0.75`, the [`idf`]
+//! `ln(1 + (N − df + 0.5)/(df + 0.5))` over the live documents, and BM25F-style weighted
+//! statistics: a token in a field counts [`Field::weight`] times in the document's term frequency
+//! and in its length (name 3, interface names 2, path segments, description and operations 1), and
+//! the average length is over the live documents. Scores are `f64`; documents of equal score are
+//! returned in bytewise path order, so results are deterministic.
+//!
+//! # Tokenisation
+//!
+//! [`tokenize`]: UAX #29 word boundaries (the `unicode-segmentation` crate), words further split at
+//! `.`, `_`, `:` and apostrophes, Unicode lowercase, and runs of CJK characters (Han, Hiragana,
+//! Katakana, Hangul) as overlapping character bigrams, so `課題` or `クローズ` find text that
+//! contains them. Queries are tokenised the same way.
+//!
+//! # Structure and cost
+//!
+//! Postings are delta-encoded doc ids with weighted frequencies in LEB128 varints (a frequency of 1
+//! costs no byte), in blocks of 128 with each block's last doc, largest frequency and shortest
+//! document. A query computes from those a score bound per block and per term, visits only the
+//! documents of the terms that can still reach the k-th best score (MaxScore), and skips whole
+//! blocks whose bound cannot (block-max), so it scores few of the matches of common terms.
+//!
+//! Updates go to a small per-term delta and a bitset of removed documents, both searched along;
+//! when the delta passes 1/8 of the compacted documents (or the removed ones 1/4 of all), every
+//! term's postings are rewritten without the removed documents (amortised linear cost). A
+//! per-document list of its terms keeps document frequencies exact after removals, so scores
+//! always equal a brute-force BM25 over the live documents.
+//!
+//! # Limits
+//!
+//! - Fewer than 2^31 documents over the index's life between compactions, and postings, forward
+//!   lists and term bytes under 4 GiB each (the offsets are `u32`); past that the index panics.
+//! - Tokens over [`MAX_TOKEN_BYTES`] are dropped. A single CJK character only matches a CJK run of
+//!   one character; no normalisation beyond lowercase (no NFKC, no stemming, no stop words).
+//! - Terms stay in the dictionary after their last document is gone.
+//! - The scope is a filter: a narrow scope with a common query still walks the postings outside it.
+
+mod index;
+mod postings;
+mod table;
+mod tokenize;
+
+pub use index::{B, Document, Field, Hit, Index, K1, Operation, bm25, idf};
+pub use tokenize::{MAX_TOKEN_BYTES, tokenize};

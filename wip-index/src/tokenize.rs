@@ -1,0 +1,151 @@
+//! Tokenisation: Unicode word boundaries (UAX #29), lowercase, CJK runs as overlapping bigrams.
+
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Tokens longer than this many bytes are dropped (they are never useful search terms, and a
+/// hostile Host could otherwise make the dictionary hold arbitrarily long keys).
+pub const MAX_TOKEN_BYTES: usize = 128;
+
+/// Calls `emit` with every token of `text`, in no particular order; a token may repeat.
+///
+/// - The text is split at the word boundaries of UAX #29; segments without a letter or digit
+///   (spaces, punctuation) are dropped.
+/// - A word is further split at `.`, `_`, `:`, `'` and `’`, so that `wip.issues.Tracker` and
+///   `close_issue` index their parts (UAX #29 keeps them in one word).
+/// - Non-CJK pieces are lowercased with Unicode's full lowercase mapping (`str::to_lowercase`),
+///   which is case folding for every script but a few special cases (final sigma, Turkish dotless
+///   i); no other normalisation is applied (fullwidth Latin stays fullwidth).
+/// - Maximal runs of adjacent CJK characters (Han, Hiragana, Katakana including `ー`, Hangul),
+///   also across UAX #29 segments, become their overlapping character bigrams: `課題を閉じる`
+///   gives `課題 題を を閉 閉じ じる`. A run of one character is a token of its own.
+/// - Tokens longer than [`MAX_TOKEN_BYTES`] are dropped.
+pub fn tokenize(text: &str, mut emit: impl FnMut(&str)) {
+    let mut lower = String::new();
+    // The CJK run being collected, as a byte range of `text`.
+    let mut run: Option<(usize, usize)> = None;
+    for (offset, segment) in text.split_word_bound_indices() {
+        if !segment.chars().any(char::is_alphanumeric) {
+            continue;
+        }
+        let mut piece: Option<usize> = None;
+        for (i, c) in segment.char_indices() {
+            let at = offset + i;
+            if is_cjk(c) {
+                if let Some(start) = piece.take() {
+                    emit_word(&text[start..at], &mut lower, &mut emit);
+                }
+                run = match run {
+                    Some((start, end)) if end == at => Some((start, at + c.len_utf8())),
+                    other => {
+                        if let Some((start, end)) = other {
+                            emit_run(&text[start..end], &mut emit);
+                        }
+                        Some((at, at + c.len_utf8()))
+                    }
+                };
+            } else if matches!(c, '.' | '_' | ':' | '\'' | '’') {
+                if let Some(start) = piece.take() {
+                    emit_word(&text[start..at], &mut lower, &mut emit);
+                }
+            } else if piece.is_none() {
+                piece = Some(at);
+            }
+        }
+        if let Some(start) = piece {
+            emit_word(&text[start..offset + segment.len()], &mut lower, &mut emit);
+        }
+    }
+    if let Some((start, end)) = run {
+        emit_run(&text[start..end], &mut emit);
+    }
+}
+
+fn emit_word(word: &str, lower: &mut String, emit: &mut impl FnMut(&str)) {
+    if word.len() > MAX_TOKEN_BYTES || !word.chars().any(char::is_alphanumeric) {
+        return;
+    }
+    lower.clear();
+    if word.is_ascii() {
+        lower.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+    } else {
+        lower.extend(word.chars().flat_map(char::to_lowercase));
+        if lower.len() > MAX_TOKEN_BYTES {
+            return;
+        }
+    }
+    emit(lower);
+}
+
+fn emit_run(run: &str, emit: &mut impl FnMut(&str)) {
+    let mut chars = run.char_indices();
+    let Some((_, first)) = chars.next() else {
+        return;
+    };
+    let mut start = 0;
+    let mut second = first.len_utf8();
+    let mut any = false;
+    for (i, c) in chars {
+        emit(&run[start..i + c.len_utf8()]);
+        any = true;
+        start = second;
+        second = i + c.len_utf8();
+    }
+    if !any {
+        emit(run);
+    }
+}
+
+/// Han (with `々 〆 〇`), Hiragana, Katakana (with `ー` and halfwidth forms, without the
+/// punctuation `・`), Hangul syllables and jamo.
+pub(crate) fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{4E00}'..='\u{9FFF}'
+        | '\u{3400}'..='\u{4DBF}'
+        | '\u{F900}'..='\u{FAFF}'
+        | '\u{20000}'..='\u{2FFFF}'
+        | '\u{3005}'..='\u{3007}'
+        | '\u{3041}'..='\u{309F}'
+        | '\u{30A1}'..='\u{30FA}'
+        | '\u{30FC}'..='\u{30FF}'
+        | '\u{31F0}'..='\u{31FF}'
+        | '\u{FF66}'..='\u{FF9F}'
+        | '\u{AC00}'..='\u{D7AF}'
+        | '\u{1100}'..='\u{11FF}'
+        | '\u{3130}'..='\u{318F}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tokenize;
+
+    fn tokens(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        tokenize(text, |t| out.push(t.to_owned()));
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn words_are_lowercased_and_split() {
+        assert_eq!(tokens("Close the Issue!"), ["close", "issue", "the"]);
+        assert_eq!(
+            tokens("wip.issues.Tracker close_issue"),
+            ["close", "issue", "issues", "tracker", "wip"]
+        );
+        assert_eq!(tokens("ÉTÉ Straße"), ["straße", "été"]);
+        assert_eq!(tokens("  -- !! "), Vec::<String>::new());
+    }
+
+    #[test]
+    fn cjk_runs_are_bigrams() {
+        assert_eq!(
+            tokens("課題を閉じる"),
+            ["じる", "を閉", "課題", "閉じ", "題を"]
+        );
+        assert_eq!(tokens("クローズ"), ["クロ", "ロー", "ーズ"]);
+        assert_eq!(tokens("課"), ["課"]);
+        assert_eq!(tokens("課題、クローズ"), ["クロ", "ロー", "ーズ", "課題"]);
+        assert_eq!(tokens("issue課題"), ["issue", "課題"]);
+        assert_eq!(tokens("한국어"), ["국어", "한국"]);
+    }
+}
