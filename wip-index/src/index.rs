@@ -178,6 +178,9 @@ impl Terms {
     }
 }
 
+/// Postings sorted by term: where each term's start, and `(doc, tf)`.
+type Sorted<'a> = (&'a [u32], &'a [(u32, u32)]);
+
 /// An in-memory inverted index of discoverable entries with BM25 ranking; see the crate docs.
 #[derive(Clone, Debug, Default)]
 pub struct Index {
@@ -218,6 +221,12 @@ impl Index {
         let mut index = Self::new();
         let mut triples: Vec<(u32, u32, u32)> = Vec::new();
         let mut scratch = Vec::new();
+        // In path order (stable, so that the last of a repeated path wins), so that the
+        // postings come out sorted in the new ids.
+        let mut documents: Vec<Document> = documents.into_iter().collect();
+        if !documents.is_sorted_by(|a, b| a.path.as_str() <= b.path.as_str()) {
+            documents.sort_by(|a, b| a.path.as_str().cmp(b.path.as_str()));
+        }
         for document in documents {
             let doc = index.add_document(document, &mut scratch);
             triples.extend(scratch.iter().map(|&(term, tf)| (term, doc, tf)));
@@ -413,23 +422,26 @@ impl Index {
 
     /// Rewrites every term's postings (compacted, then `extra` as `(starts by term, postings)`,
     /// then the delta) without removed documents, renumbering the live ones in order.
-    fn compact_with(&mut self, extra: Option<(&[u32], &[(u32, u32)])>) {
-        let mut remap = vec![END; self.paths.len()];
-        let mut next = 0u32;
-        for (doc, path) in self.paths.iter().enumerate() {
-            if path.is_some() {
-                remap[doc] = next;
-                next += 1;
-            }
+    fn compact_with(&mut self, extra: Option<Sorted<'_>>) {
+        // The live docs in path order, which their new ids follow.
+        let mut order: Vec<u32> = (0..self.paths.len() as u32)
+            .filter(|&doc| self.paths[doc as usize].is_some())
+            .collect();
+        let path_of = |doc: &u32| self.paths[*doc as usize].as_ref().map(Path::as_str);
+        if !order.is_sorted_by_key(path_of) {
+            order.sort_unstable_by_key(path_of);
         }
-        let mut lens = Vec::with_capacity(next as usize);
-        let mut paths = Vec::with_capacity(next as usize);
+        let mut remap = vec![END; self.paths.len()];
+        for (new, &old) in order.iter().enumerate() {
+            remap[old as usize] = new as u32;
+        }
+        let next = order.len() as u32;
+        let mut lens = Vec::with_capacity(order.len());
+        let mut paths = Vec::with_capacity(order.len());
         let mut forward = Vec::with_capacity(self.forward.len());
-        let mut forward_ends = Vec::with_capacity(next as usize);
-        for doc in 0..self.paths.len() {
-            if remap[doc] == END {
-                continue;
-            }
+        let mut forward_ends = Vec::with_capacity(order.len());
+        for &doc in &order {
+            let doc = doc as usize;
             let end = self.forward_ends[doc] as usize;
             let start = if doc == 0 {
                 0
@@ -474,6 +486,9 @@ impl Index {
                 }
             }
             let offset = u32::try_from(arena.len()).expect("postings fit in 4 GiB");
+            if !buffer.is_sorted_by_key(|&(doc, _)| doc) {
+                buffer.sort_unstable_by_key(|&(doc, _)| doc);
+            }
             if !buffer.is_empty() {
                 postings::encode(&buffer, &lens, &mut arena);
             }
@@ -535,27 +550,25 @@ impl Index {
                 .all_bounds()
                 .map(|(tf, len)| bm25(idf, f64::from(tf), f64::from(len), avg_len))
                 .fold(0.0, f64::max);
-            let slot = cursors.len();
-            cursors.push(TermCursor {
-                cursor,
-                idf,
-                bound,
-                slot,
-            });
+            cursors.push(TermCursor { cursor, idf, bound });
         });
         if cursors.is_empty() {
             return Vec::new();
         }
-        cursors.sort_by(|a, b| a.bound.total_cmp(&b.bound).then(a.slot.cmp(&b.slot)));
-        // prefix[i]: the sum of the bounds of cursors 0..=i.
-        let prefix: Vec<f64> = cursors
-            .iter()
-            .scan(0.0, |sum, c| {
-                *sum += c.bound;
-                Some(*sum)
-            })
-            .collect();
-        let mut contributions = vec![0.0; cursors.len()];
+        let q = cursors.len();
+        // Slots by bound, ascending: the first `essential` are the non-essential terms.
+        let mut order: Vec<usize> = (0..q).collect();
+        order.sort_by(|&a, &b| {
+            cursors[a]
+                .bound
+                .total_cmp(&cursors[b].bound)
+                .then(a.cmp(&b))
+        });
+        // Every sum of scores or bounds is taken over the slots in query order, as the score is:
+        // floating-point addition is monotonic, so a sum of bounds taken so is never below the
+        // score it bounds, and equality means a tie, with no rounding margin needed.
+        let sum = |values: &[f64]| values.iter().sum::<f64>();
+        let mut values = vec![0.0; q];
         let mut top = TopK {
             k: limit,
             items: Vec::new(),
@@ -575,41 +588,70 @@ impl Index {
                 avg_len,
             )
         };
+        // Compacted doc ids are in path order, and docs are visited in id order: there a doc
+        // that can at best tie with the k-th best loses on its path.
+        let compacted = |doc: u32| doc < self.base_docs;
 
-        // Block-max MaxScore: cursors[..essential] are the non-essential terms, whose bounds
-        // together cannot reach the threshold, so only docs of the essential terms are candidates.
+        // Block-max MaxScore: the non-essential terms' bounds together cannot beat the
+        // threshold, so only the essential terms' docs are candidates; a window of docs in which
+        // every essential term stays in one block is skipped whole when the blocks' bounds
+        // cannot beat it either.
         let mut target = 0u32;
         'windows: loop {
             let threshold = top.threshold();
             let mut essential = 0;
-            while essential < cursors.len() && below(prefix[essential], threshold) {
+            while essential < q {
+                values.iter_mut().for_each(|v| *v = 0.0);
+                for &slot in &order[..=essential] {
+                    values[slot] = cursors[slot].bound;
+                }
+                if !cannot_beat(sum(&values), threshold, false) {
+                    break;
+                }
                 essential += 1;
             }
-            if essential == cursors.len() {
+            if essential == q {
                 break;
             }
-            // A window of docs [target, last] in which each essential cursor stays in its block.
             let mut last = END;
-            let mut window_bound = if essential > 0 {
-                prefix[essential - 1]
-            } else {
-                0.0
-            };
             let mut any = false;
-            for c in &mut cursors[essential..] {
+            for &slot in &order[essential..] {
+                let c = &mut cursors[slot];
                 c.cursor.shallow_seek(target);
-                if c.cursor.exhausted() {
-                    continue;
-                }
-                any = true;
-                last = last.min(c.cursor.block_last());
-                let (tf, len) = c.cursor.block_bounds();
-                window_bound += bm25(c.idf, f64::from(tf), f64::from(len), avg_len);
+                values[slot] = if c.cursor.exhausted() {
+                    0.0
+                } else {
+                    any = true;
+                    last = last.min(c.cursor.block_last());
+                    let (tf, len) = c.cursor.block_bounds();
+                    bm25(c.idf, f64::from(tf), f64::from(len), avg_len)
+                };
+            }
+            for &slot in &order[..essential] {
+                // The non-essential term's blocks over the window, when they are few.
+                let c = &mut cursors[slot];
+                c.cursor.shallow_seek(target);
+                values[slot] = match c.cursor.bounds_until(last, 4) {
+                    Some((0, _)) => 0.0,
+                    Some((tf, len)) => bm25(c.idf, f64::from(tf), f64::from(len), avg_len),
+                    None => c.bound,
+                };
             }
             if !any {
                 break;
             }
-            if below(window_bound, threshold) {
+            // A term whose block reaches past the window (a rare term's single block) adds
+            // nothing if its next doc is past the window too.
+            for &slot in &order[essential..] {
+                let c = &mut cursors[slot];
+                if !c.cursor.exhausted()
+                    && c.cursor.block_last() > last
+                    && c.cursor.seek(target) > last
+                {
+                    values[slot] = 0.0;
+                }
+            }
+            if cannot_beat(sum(&values), threshold, compacted(last)) {
                 if last >= END - 1 {
                     break;
                 }
@@ -618,8 +660,8 @@ impl Index {
             }
             loop {
                 let mut doc = END;
-                for c in &mut cursors[essential..] {
-                    doc = doc.min(c.cursor.seek(target));
+                for &slot in &order[essential..] {
+                    doc = doc.min(cursors[slot].cursor.seek(target));
                 }
                 if doc == END {
                     break 'windows;
@@ -629,35 +671,42 @@ impl Index {
                     continue 'windows;
                 }
                 target = doc + 1;
-                let mut partial = 0.0;
-                for c in &cursors[essential..] {
-                    if c.cursor.doc() == doc {
-                        let s = score_of(c, doc);
-                        contributions[c.slot] = s;
-                        partial += s;
-                    }
+                for (rank, &slot) in order.iter().enumerate() {
+                    let c = &mut cursors[slot];
+                    values[slot] = if rank < essential {
+                        // The bound of the non-essential term's block at `doc`, without decoding.
+                        c.cursor.shallow_seek(doc);
+                        if c.cursor.exhausted() {
+                            0.0
+                        } else {
+                            let (tf, len) = c.cursor.block_bounds();
+                            bm25(c.idf, f64::from(tf), f64::from(len), avg_len)
+                        }
+                    } else if c.cursor.doc() == doc {
+                        score_of(c, doc)
+                    } else {
+                        0.0
+                    };
                 }
-                let mut competitive = true;
-                for i in (0..essential).rev() {
-                    if below(partial + prefix[i], threshold) {
-                        competitive = false;
+                let mut competitive = !cannot_beat(sum(&values), threshold, compacted(doc));
+                for rank in (0..essential).rev() {
+                    if !competitive {
                         break;
                     }
-                    let c = &mut cursors[i];
-                    if c.cursor.seek(doc) == doc {
-                        let s = score_of(c, doc);
-                        contributions[c.slot] = s;
-                        partial += s;
-                    }
+                    let slot = order[rank];
+                    let c = &mut cursors[slot];
+                    values[slot] = if c.cursor.seek(doc) == doc {
+                        score_of(c, doc)
+                    } else {
+                        0.0
+                    };
+                    competitive = !cannot_beat(sum(&values), threshold, compacted(doc));
                 }
                 if competitive && in_scope(doc) {
-                    // The score summed in query order, as a brute force would.
-                    let score: f64 = contributions.iter().sum();
-                    top.offer(score, doc);
-                }
-                contributions.iter_mut().for_each(|s| *s = 0.0);
-                if top.threshold() != threshold {
-                    continue 'windows;
+                    top.offer(sum(&values), doc);
+                    if top.threshold() != threshold {
+                        continue 'windows;
+                    }
                 }
             }
         }
@@ -671,18 +720,16 @@ impl Index {
     }
 }
 
-/// Whether an upper bound is below the threshold, with a margin for the rounding of sums taken in
-/// another order than the score's.
-fn below(bound: f64, threshold: f64) -> bool {
-    bound * (1.0 + 1e-9) < threshold
+/// Whether a document whose score is at most `bound` cannot enter the top k at `threshold`
+/// (`ties_lose`: it would lose a tie on its path).
+fn cannot_beat(bound: f64, threshold: f64, ties_lose: bool) -> bool {
+    bound < threshold || (ties_lose && bound == threshold)
 }
 
 struct TermCursor<'a> {
     cursor: Cursor<'a>,
     idf: f64,
     bound: f64,
-    /// The term's position among the query's terms.
-    slot: usize,
 }
 
 /// The best `k` `(score, doc)` so far, best first; equal scores in path order.

@@ -171,13 +171,15 @@ pub(crate) struct Cursor<'a> {
     dead: Dead<'a>,
     /// The current block: `0..blocks` compacted, `blocks` the delta, past that exhausted.
     block: usize,
+    /// Whether the cursor is in its block, at `doc`.
     decoded: bool,
-    docs: Box<[u32; BLOCK]>,
-    tfs: Box<[u32; BLOCK]>,
-    len: usize,
+    /// Where the next posting is: a byte offset, or an index into the delta.
     pos: usize,
-    /// The current doc when `decoded` (or `END`).
+    /// Postings left in the block after the current one.
+    remaining: usize,
+    /// The current doc when `decoded` (or `END`), and its term frequency.
     doc: u32,
+    tf: u32,
 }
 
 impl<'a> Cursor<'a> {
@@ -208,11 +210,10 @@ impl<'a> Cursor<'a> {
             dead,
             block: 0,
             decoded: false,
-            docs: Box::new([0; BLOCK]),
-            tfs: Box::new([0; BLOCK]),
-            len: 0,
             pos: 0,
+            remaining: 0,
             doc: 0,
+            tf: 0,
         }
     }
 
@@ -262,6 +263,23 @@ impl<'a> Cursor<'a> {
         self.last_of(self.block)
     }
 
+    /// `(max_tf, min_len)` over the blocks from the current one to the one holding `last`
+    /// (at most `limit` blocks, else `None`).
+    pub(crate) fn bounds_until(&self, last: u32, limit: usize) -> Option<(u32, u32)> {
+        let mut bounds = (0, u32::MAX);
+        for block in self.block..self.block + limit {
+            if block >= self.total_blocks() {
+                return Some(bounds);
+            }
+            let (tf, len) = self.bounds_of(block);
+            bounds = (bounds.0.max(tf), bounds.1.min(len));
+            if self.last_of(block) >= last {
+                return Some(bounds);
+            }
+        }
+        None
+    }
+
     /// The current block's `(max_tf, min_len)`.
     pub(crate) fn block_bounds(&self) -> (u32, u32) {
         self.bounds_of(self.block)
@@ -290,47 +308,49 @@ impl<'a> Cursor<'a> {
         self.decoded = false;
     }
 
-    fn decode(&mut self) {
-        self.pos = 0;
+    /// Positions the cursor before the current block's first posting.
+    fn start_block(&mut self) {
         self.decoded = true;
+        self.pos = 0;
         if self.block >= self.blocks {
-            let d = self.delta.expect("the delta block");
-            self.len = d.docs.len();
+            self.remaining = self.delta.expect("the delta block").docs.len();
             return;
         }
-        let (start, mut doc) = if self.block == 0 {
-            (self.data, 0)
+        if self.block == 0 {
+            self.pos = self.data;
+            self.doc = 0;
         } else {
             let end = read_u32(self.bytes, (self.block - 1) * 16 + 4) as usize;
-            (self.data + end, self.last_of(self.block - 1))
-        };
-        self.len = (self.count - self.block * BLOCK).min(BLOCK);
-        let mut pos = start;
-        for i in 0..self.len {
-            let (delta, tf) = get_posting(self.bytes, &mut pos);
-            doc += delta;
-            self.docs[i] = doc;
-            self.tfs[i] = tf;
+            self.pos = self.data + end;
+            self.doc = self.last_of(self.block - 1);
         }
+        self.remaining = (self.count - self.block * BLOCK).min(BLOCK);
     }
 
+    /// Reads the block's next posting; false at the block's end.
     #[inline]
-    fn doc_at(&self, i: usize) -> u32 {
-        if self.block < self.blocks {
-            self.docs[i]
-        } else {
-            self.delta.expect("delta").docs[i]
+    fn read_next(&mut self) -> bool {
+        if self.remaining == 0 {
+            return false;
         }
+        self.remaining -= 1;
+        if self.block < self.blocks {
+            let (delta, tf) = get_posting(self.bytes, &mut self.pos);
+            self.doc += delta;
+            self.tf = tf;
+        } else {
+            let d = self.delta.expect("the delta block");
+            self.doc = d.docs[self.pos];
+            self.tf = d.tfs[self.pos];
+            self.pos += 1;
+        }
+        true
     }
 
     /// The weighted term frequency at the current doc.
     #[inline]
     pub(crate) fn tf(&self) -> u32 {
-        if self.block < self.blocks {
-            self.tfs[self.pos]
-        } else {
-            self.delta.expect("delta").tfs[self.pos]
-        }
+        self.tf
     }
 
     /// The current doc, valid after [`seek`](Self::seek).
@@ -351,15 +371,20 @@ impl<'a> Cursor<'a> {
                 return END;
             }
             if !self.decoded {
-                self.decode();
-            }
-            while self.pos < self.len {
-                let d = self.doc_at(self.pos);
-                if d >= target && !self.dead.contains(d) {
-                    self.doc = d;
-                    return d;
+                self.start_block();
+                if !self.read_next() {
+                    self.block += 1;
+                    self.decoded = false;
+                    continue;
                 }
-                self.pos += 1;
+            }
+            loop {
+                if self.doc >= target && !self.dead.contains(self.doc) {
+                    return self.doc;
+                }
+                if !self.read_next() {
+                    break;
+                }
             }
             self.block += 1;
             self.decoded = false;
