@@ -287,6 +287,12 @@ impl Index {
         true
     }
 
+    /// Rewrites every term's postings now, without the removed documents (upserts and removals
+    /// also do it on their own when enough has changed).
+    pub fn compact(&mut self) {
+        self.compact_with(None);
+    }
+
     /// The heap bytes the index holds (capacities, not lengths; the paths' own bytes, shared with
     /// the caller, are not counted).
     pub fn heap_bytes(&self) -> usize {
