@@ -552,10 +552,8 @@ impl Index {
                 Dead(&self.dead),
             );
             let idf = idf(n, f64::from(info.df));
-            let bound = cursor
-                .all_bounds()
-                .map(|(tf, len)| bm25(idf, f64::from(tf), f64::from(len), avg_len))
-                .fold(0.0, f64::max);
+            let (tf, len) = cursor.term_bounds();
+            let bound = bm25(idf, f64::from(tf), f64::from(len), avg_len);
             cursors.push(TermCursor { cursor, idf, bound });
         });
         if cursors.is_empty() {
@@ -603,19 +601,25 @@ impl Index {
         // every essential term stays in one block is skipped whole when the blocks' bounds
         // cannot beat it either.
         let mut target = 0u32;
+        // The threshold the essential terms were chosen at, and how many are not.
+        let mut partition = (f64::NAN, 0);
         'windows: loop {
             let threshold = top.threshold();
-            let mut essential = 0;
-            while essential < q {
-                values.iter_mut().for_each(|v| *v = 0.0);
-                for &slot in &order[..=essential] {
-                    values[slot] = cursors[slot].bound;
+            if partition.0 != threshold {
+                let mut essential = 0;
+                while essential < q {
+                    values.iter_mut().for_each(|v| *v = 0.0);
+                    for &slot in &order[..=essential] {
+                        values[slot] = cursors[slot].bound;
+                    }
+                    if !cannot_beat(sum(&values), threshold, false) {
+                        break;
+                    }
+                    essential += 1;
                 }
-                if !cannot_beat(sum(&values), threshold, false) {
-                    break;
-                }
-                essential += 1;
+                partition = (threshold, essential);
             }
+            let essential = partition.1;
             if essential == q {
                 break;
             }

@@ -5,7 +5,7 @@
 //!
 //! Layout of a term's bytes in the arena:
 //! - one block (at most `BLOCK` postings): `varint max_tf, varint min_len`, then the postings;
-//! - more: a table of 16-byte entries `last_doc, end, max_tf, min_len` (u32 little-endian, `end`
+//! - more: `max_tf, min_len` of the whole term (u32 little-endian), a table of 16-byte entries `last_doc, end, max_tf, min_len` (u32 little-endian, `end`
 //!   relative to the data start), then the postings of all blocks, back to back.
 //!
 //! A posting is `varint (delta << 1 | (tf == 1))`, then `varint tf` when `tf != 1`; `delta` is
@@ -13,6 +13,8 @@
 
 /// Postings per block.
 pub(crate) const BLOCK: usize = 128;
+/// Where a multi-block term's block table starts (after its `max_tf, min_len`).
+const TABLE: usize = 8;
 /// The doc id that means "no more postings".
 pub(crate) const END: u32 = u32::MAX;
 
@@ -83,6 +85,9 @@ pub(crate) fn encode(postings: &[(u32, u32)], len: &[u32], arena: &mut Vec<u8>) 
         return;
     }
     let blocks = postings.len().div_ceil(BLOCK);
+    let (max_tf, min_len) = bounds(postings);
+    arena.extend_from_slice(&max_tf.to_le_bytes());
+    arena.extend_from_slice(&min_len.to_le_bytes());
     let table = arena.len();
     arena.resize(table + blocks * 16, 0);
     let data = arena.len();
@@ -112,7 +117,7 @@ pub(crate) fn for_each(bytes: &[u8], count: usize, mut f: impl FnMut(u32, u32)) 
         get_varint(bytes, &mut pos);
         get_varint(bytes, &mut pos);
     } else {
-        pos = count.div_ceil(BLOCK) * 16;
+        pos = TABLE + count.div_ceil(BLOCK) * 16;
     }
     let mut doc = 0;
     for _ in 0..count {
@@ -191,7 +196,7 @@ impl<'a> Cursor<'a> {
         dead: Dead<'a>,
     ) -> Self {
         let blocks = count.div_ceil(BLOCK);
-        let mut data = blocks * 16;
+        let mut data = TABLE + blocks * 16;
         let mut single = (0, 0);
         if blocks == 1 {
             data = 0;
@@ -225,9 +230,17 @@ impl<'a> Cursor<'a> {
         self.block >= self.total_blocks()
     }
 
-    /// `(max_tf, min_len)` of every block, for the term's upper bound.
-    pub(crate) fn all_bounds(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
-        (0..self.total_blocks()).map(|b| self.bounds_of(b))
+    /// `(max_tf, min_len)` over all the term's postings, for its upper bound.
+    pub(crate) fn term_bounds(&self) -> (u32, u32) {
+        let mut bounds = match self.blocks {
+            0 => (0, u32::MAX),
+            1 => self.single,
+            _ => (read_u32(self.bytes, 0), read_u32(self.bytes, 4)),
+        };
+        if let Some(d) = self.delta {
+            bounds = (bounds.0.max(d.max_tf), bounds.1.min(d.min_len));
+        }
+        bounds
     }
 
     fn bounds_of(&self, block: usize) -> (u32, u32) {
@@ -236,8 +249,8 @@ impl<'a> Cursor<'a> {
                 self.single
             } else {
                 (
-                    read_u32(self.bytes, block * 16 + 8),
-                    read_u32(self.bytes, block * 16 + 12),
+                    read_u32(self.bytes, TABLE + block * 16 + 8),
+                    read_u32(self.bytes, TABLE + block * 16 + 12),
                 )
             }
         } else {
@@ -251,7 +264,7 @@ impl<'a> Cursor<'a> {
             if self.blocks == 1 {
                 self.base_last
             } else {
-                read_u32(self.bytes, block * 16)
+                read_u32(self.bytes, TABLE + block * 16)
             }
         } else {
             END - 1
@@ -290,6 +303,11 @@ impl<'a> Cursor<'a> {
         if self.exhausted() || self.last_of(self.block) >= target {
             return;
         }
+        self.decoded = false;
+        if self.block + 1 < self.blocks && self.last_of(self.block + 1) >= target {
+            self.block += 1;
+            return;
+        }
         let (mut lo, mut hi) = (self.block + 1, self.blocks);
         if lo < hi {
             // Binary search over the compacted blocks' last doc ids.
@@ -320,7 +338,7 @@ impl<'a> Cursor<'a> {
             self.pos = self.data;
             self.doc = 0;
         } else {
-            let end = read_u32(self.bytes, (self.block - 1) * 16 + 4) as usize;
+            let end = read_u32(self.bytes, TABLE + (self.block - 1) * 16 + 4) as usize;
             self.pos = self.data + end;
             self.doc = self.last_of(self.block - 1);
         }

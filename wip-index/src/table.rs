@@ -83,7 +83,7 @@ impl IdTable {
     ) {
         let live = ids.clone().count();
         let mut capacity = 16;
-        while live * 10 > capacity * 7 / 2 {
+        while (live + 1) * 10 > capacity * 7 {
             capacity *= 2;
         }
         self.slots = vec![EMPTY; capacity];
