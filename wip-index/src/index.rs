@@ -554,7 +554,12 @@ impl Index {
             let idf = idf(n, f64::from(info.df));
             let (tf, len) = cursor.term_bounds();
             let bound = bm25(idf, f64::from(tf), f64::from(len), avg_len);
-            cursors.push(TermCursor { cursor, idf, bound });
+            cursors.push(TermCursor {
+                cursor,
+                idf,
+                bound,
+                memo: [(0, 0, 0.0); 8],
+            });
         });
         if cursors.is_empty() {
             return Vec::new();
@@ -584,13 +589,9 @@ impl Index {
                     .as_ref()
                     .is_some_and(|p| scope.is_ancestor_or_self_of(p))
         };
-        let score_of = |c: &TermCursor<'_>, doc: u32| {
-            bm25(
-                c.idf,
-                f64::from(c.cursor.tf()),
-                f64::from(self.lens[doc as usize]),
-                avg_len,
-            )
+        let score_of = |c: &mut TermCursor<'_>, doc: u32| {
+            let tf = c.cursor.tf();
+            c.score(tf, self.lens[doc as usize], avg_len)
         };
         // Compacted doc ids are in path order, and docs are visited in id order: there a doc
         // that can at best tie with the k-th best loses on its path.
@@ -634,7 +635,7 @@ impl Index {
                     any = true;
                     last = last.min(c.cursor.block_last());
                     let (tf, len) = c.cursor.block_bounds();
-                    bm25(c.idf, f64::from(tf), f64::from(len), avg_len)
+                    c.score(tf, len, avg_len)
                 };
             }
             for &slot in &order[..essential] {
@@ -643,7 +644,7 @@ impl Index {
                 c.cursor.shallow_seek(target);
                 values[slot] = match c.cursor.bounds_until(last, 4) {
                     Some((0, _)) => 0.0,
-                    Some((tf, len)) => bm25(c.idf, f64::from(tf), f64::from(len), avg_len),
+                    Some((tf, len)) => c.score(tf, len, avg_len),
                     None => c.bound,
                 };
             }
@@ -690,7 +691,7 @@ impl Index {
                             0.0
                         } else {
                             let (tf, len) = c.cursor.block_bounds();
-                            bm25(c.idf, f64::from(tf), f64::from(len), avg_len)
+                            c.score(tf, len, avg_len)
                         }
                     } else if c.cursor.doc() == doc {
                         score_of(c, doc)
@@ -740,6 +741,23 @@ struct TermCursor<'a> {
     cursor: Cursor<'a>,
     idf: f64,
     bound: f64,
+    /// The last scores computed, by `(tf, len)` (most documents share a few).
+    memo: [(u32, u32, f64); 8],
+}
+
+impl TermCursor<'_> {
+    /// [`bm25`] of this term at `(tf, len)`, bit for bit.
+    #[inline]
+    fn score(&mut self, tf: u32, len: u32, avg_len: f64) -> f64 {
+        let slot = ((tf ^ len.wrapping_mul(3)) & 7) as usize;
+        let (t, l, s) = self.memo[slot];
+        if t == tf && l == len {
+            return s;
+        }
+        let s = bm25(self.idf, f64::from(tf), f64::from(len), avg_len);
+        self.memo[slot] = (tf, len, s);
+        s
+    }
 }
 
 /// The best `k` `(score, doc)` so far, best first; equal scores in path order.

@@ -98,7 +98,7 @@ fn query() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(1000))]
 
     #[test]
     fn index_equals_brute_force(
