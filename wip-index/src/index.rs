@@ -207,6 +207,8 @@ pub struct Index {
     live: usize,
     total_len: u64,
     by_path: IdTable,
+    /// While `from_documents` runs: document frequencies are counted at the end.
+    bulk: bool,
 }
 
 impl Index {
@@ -219,6 +221,7 @@ impl Index {
     /// a path that repeats keeps its last document.
     pub fn from_documents(documents: impl IntoIterator<Item = Document>) -> Self {
         let mut index = Self::new();
+        index.bulk = true;
         let mut triples: Vec<(u32, u32, u32)> = Vec::new();
         let mut scratch = Vec::new();
         // In path order (stable, so that the last of a repeated path wins), so that the
@@ -373,7 +376,9 @@ impl Index {
         for &(term, _) in scratch.iter() {
             postings::put_varint(&mut self.forward, term - prev);
             prev = term;
-            self.info[term as usize].df += 1;
+            if !self.bulk {
+                self.info[term as usize].df += 1;
+            }
         }
         self.forward_ends
             .push(u32::try_from(self.forward.len()).expect("forward index fits in 4 GiB"));
@@ -403,9 +408,11 @@ impl Index {
     }
 
     fn kill(&mut self, doc: u32) {
-        let terms: Vec<u32> = self.forward_of(doc).collect();
-        for term in terms {
-            self.info[term as usize].df -= 1;
+        if !self.bulk {
+            let terms: Vec<u32> = self.forward_of(doc).collect();
+            for term in terms {
+                self.info[term as usize].df -= 1;
+            }
         }
         self.paths[doc as usize] = None;
         let word = doc as usize / 64;
@@ -500,6 +507,9 @@ impl Index {
             }
             self.info[term].offset = offset;
             self.info[term].count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
+            if self.bulk {
+                self.info[term].df = self.info[term].count;
+            }
             debug_assert_eq!(self.info[term].count, self.info[term].df);
         }
         arena.shrink_to_fit();
@@ -513,6 +523,7 @@ impl Index {
         self.dead = Vec::new();
         self.dead_count = 0;
         self.base_docs = next;
+        self.bulk = false;
         let paths = &self.paths;
         let rehash = |id: u32| {
             hash(

@@ -41,7 +41,8 @@
 //! [`tokenize`]: UAX #29 word boundaries (the `unicode-segmentation` crate), words further split at
 //! `.`, `_`, `:` and apostrophes, Unicode lowercase, and runs of CJK characters (Han, Hiragana,
 //! Katakana, Hangul) as overlapping character bigrams, so `課題` or `クローズ` find text that
-//! contains them. Queries are tokenised the same way.
+//! contains them. Queries are tokenised the same way. ASCII text takes a fast path that gives the
+//! same tokens (a property test checks it against the segmenter).
 //!
 //! # Structure and cost
 //!
@@ -49,13 +50,24 @@
 //! costs no byte), in blocks of 128 with each block's last doc, largest frequency and shortest
 //! document. A query computes from those a score bound per block and per term, visits only the
 //! documents of the terms that can still reach the k-th best score (MaxScore), and skips whole
-//! blocks whose bound cannot (block-max), so it scores few of the matches of common terms.
+//! windows of blocks whose bounds cannot (block-max), so it scores few of the matches of common
+//! terms. Compacted documents are numbered in path order and visited in that order, so a document
+//! that can at best tie with the k-th best is skipped too (it would lose on its path). Bounds and
+//! scores are summed over the query's terms in the same order, which keeps the pruning exact
+//! without a rounding margin.
 //!
 //! Updates go to a small per-term delta and a bitset of removed documents, both searched along;
 //! when the delta passes 1/8 of the compacted documents (or the removed ones 1/4 of all), every
 //! term's postings are rewritten without the removed documents (amortised linear cost). A
 //! per-document list of its terms keeps document frequencies exact after removals, so scores
 //! always equal a brute-force BM25 over the live documents.
+//!
+//! # Performance
+//!
+//! `cargo xtask bench --discover` (the crate `benches/discover/`, outside the workspace) builds
+//! this index, tantivy 0.27 (in RAM, one thread, one segment) and the `bm25` crate on the same
+//! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
+//! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy.
 //!
 //! # Limits
 //!

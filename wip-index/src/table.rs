@@ -18,15 +18,27 @@ pub(crate) fn hash(bytes: &[u8]) -> u64 {
     let rest = chunks.remainder();
     tail[..rest.len()].copy_from_slice(rest);
     h = (h.rotate_left(5) ^ u64::from_le_bytes(tail)).wrapping_mul(K);
-    h ^ (h >> 29)
+    // The finaliser of MurmurHash3, so that the low bits the table uses depend on every byte.
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xC4CE_B9FE_1A85_EC53);
+    h ^ (h >> 33)
 }
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct IdTable {
     /// `id + 1`, `EMPTY` or `TOMBSTONE`; the length is zero or a power of two.
     slots: Vec<u32>,
+    /// By slot: the top byte of the id's hash, so that most probes reject a slot without
+    /// touching its key.
+    tags: Vec<u8>,
     /// Slots that are not `EMPTY` (live ids and tombstones).
     used: usize,
+}
+
+fn tag(hash: u64) -> u8 {
+    (hash >> 56) as u8
 }
 
 impl IdTable {
@@ -36,12 +48,13 @@ impl IdTable {
             return None;
         }
         let mask = self.slots.len() - 1;
+        let tag = tag(hash);
         let mut i = hash as usize & mask;
         loop {
             match self.slots[i] {
                 EMPTY => return None,
                 TOMBSTONE => {}
-                stored if eq(stored - 1) => return Some((i, stored - 1)),
+                stored if self.tags[i] == tag && eq(stored - 1) => return Some((i, stored - 1)),
                 _ => {}
             }
             i = (i + 1) & mask;
@@ -64,6 +77,7 @@ impl IdTable {
             self.used += 1;
         }
         self.slots[i] = id + 1;
+        self.tags[i] = tag(hash);
     }
 
     /// Replaces the id at `slot` (found by [`find`](Self::find)) by `id`, for the same key.
@@ -87,6 +101,7 @@ impl IdTable {
             capacity *= 2;
         }
         self.slots = vec![EMPTY; capacity];
+        self.tags = vec![0; capacity];
         self.used = 0;
         for id in ids {
             self.insert(rehash(id), id, &rehash);
@@ -105,19 +120,22 @@ impl IdTable {
             capacity *= 2;
         }
         self.slots = vec![EMPTY; capacity];
+        self.tags = vec![0; capacity];
         self.used = 0;
         let mask = capacity - 1;
         for id in ids {
-            let mut i = rehash(id) as usize & mask;
+            let hash = rehash(id);
+            let mut i = hash as usize & mask;
             while self.slots[i] != EMPTY {
                 i = (i + 1) & mask;
             }
             self.slots[i] = id + 1;
+            self.tags[i] = tag(hash);
             self.used += 1;
         }
     }
 
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.slots.capacity() * 4
+        self.slots.capacity() * 4 + self.tags.capacity()
     }
 }

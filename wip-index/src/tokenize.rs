@@ -19,11 +19,18 @@ pub const MAX_TOKEN_BYTES: usize = 128;
 ///   also across UAX #29 segments, become their overlapping character bigrams: `課題を閉じる`
 ///   gives `課題 題を を閉 閉じ じる`. A run of one character is a token of its own.
 /// - Tokens longer than [`MAX_TOKEN_BYTES`] are dropped.
-pub fn tokenize(text: &str, emit: impl FnMut(&str)) {
+pub fn tokenize(text: &str, mut emit: impl FnMut(&str)) {
     if text.is_ascii() {
-        tokenize_ascii(text, emit);
-    } else {
-        tokenize_unicode(text, emit);
+        return tokenize_ascii(text, emit);
+    }
+    // UAX #29 never joins a word across whitespace, so each whitespace-separated piece can take
+    // the path that fits it.
+    for piece in text.split(|c: char| c.is_ascii_whitespace()) {
+        if piece.is_ascii() {
+            tokenize_ascii(piece, &mut emit);
+        } else {
+            tokenize_unicode(piece, &mut emit);
+        }
     }
 }
 
@@ -169,6 +176,19 @@ mod tests {
             fast.sort();
             slow.sort();
             prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn pieces_tokenise_as_the_whole_text(
+            text in "[a-c0-1 ,.'_\\n\t\u{00e9}\u{0301}\u{200d}\u{00a0}\u{3000}課題クーのをＡ한]{0,40}",
+        ) {
+            let mut pieces = Vec::new();
+            tokenize(&text, |t| pieces.push(t.to_owned()));
+            let mut whole = Vec::new();
+            tokenize_unicode(&text, |t| whole.push(t.to_owned()));
+            pieces.sort();
+            whole.sort();
+            prop_assert_eq!(pieces, whole);
         }
     }
 
