@@ -61,11 +61,24 @@ const COMPARISONS: &[Comparison] = &[
 const BENCHES: &[(&str, &str)] = &[("wip-model", "codec"), ("wip-textview", "render")];
 
 pub(crate) fn run(args: &[String]) -> Result<()> {
-    let quick = match args {
-        [] => false,
-        [flag] if flag == "--quick" => true,
-        _ => bail!("usage: cargo xtask bench [--quick]"),
-    };
+    let (mut quick, mut discover) = (false, false);
+    for arg in args {
+        match arg.as_str() {
+            "--quick" => quick = true,
+            "--discover" => discover = true,
+            _ => bail!("usage: cargo xtask bench [--quick] [--discover]"),
+        }
+    }
+    if discover {
+        // The discover index against tantivy and bm25: a workspace of its own (tantivy compiles
+        // for minutes), whose benchmark prints its ratios itself.
+        let manifest = "benches/discover/Cargo.toml";
+        let mut command = vec!["bench", "--locked", "--manifest-path", manifest, "--"];
+        if quick {
+            command.extend(["--warm-up-time", "1", "--measurement-time", "3"]);
+        }
+        return cargo(&command, &[]);
+    }
     for (package, bench) in BENCHES {
         let mut command = vec!["bench", "--locked", "-p", package, "--bench", bench, "--"];
         if quick {

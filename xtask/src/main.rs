@@ -1,8 +1,10 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs.
-//! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites the expected files.
-//! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's.
+//! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
+//!   the expected files.
+//! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
+//!   `bench --discover`: the discover index against tantivy and bm25 (`benches/discover/`).
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
 
 mod bench;
@@ -17,7 +19,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] | fuzz <target> [--seconds N]>"
+            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N]>"
         );
     };
     match command.as_str() {
