@@ -608,6 +608,43 @@ impl Index {
         // that can at best tie with the k-th best loses on its path.
         let compacted = |doc: u32| doc < self.base_docs;
 
+        if q == 1 {
+            // One term: the same block-max skipping without the bookkeeping of several.
+            let c = &mut cursors[0];
+            let mut target = 0u32;
+            'blocks: loop {
+                c.cursor.shallow_seek(target);
+                if c.cursor.exhausted() {
+                    break;
+                }
+                let last = c.cursor.block_last();
+                let (tf, len) = c.cursor.block_bounds();
+                if cannot_beat(c.score(tf, len, avg_len), top.threshold(), compacted(last)) {
+                    if last >= END - 1 {
+                        break;
+                    }
+                    target = last + 1;
+                    continue;
+                }
+                loop {
+                    let doc = c.cursor.seek(target);
+                    if doc == END {
+                        break 'blocks;
+                    }
+                    if doc > last {
+                        target = doc;
+                        continue 'blocks;
+                    }
+                    target = doc + 1;
+                    let score = score_of(c, doc);
+                    if !cannot_beat(score, top.threshold(), compacted(doc)) && in_scope(doc) {
+                        top.offer(score, doc);
+                    }
+                }
+            }
+            return self.hits(top.items);
+        }
+
         // Block-max MaxScore: the non-essential terms' bounds together cannot beat the
         // threshold, so only the essential terms' docs are candidates; a window of docs in which
         // every essential term stays in one block is skipped whole when the blocks' bounds
@@ -732,7 +769,11 @@ impl Index {
                 }
             }
         }
-        top.items
+        self.hits(top.items)
+    }
+
+    fn hits(&self, items: Vec<(f64, u32)>) -> Vec<Hit> {
+        items
             .into_iter()
             .map(|(score, doc)| Hit {
                 path: self.paths[doc as usize].clone().expect("live"),
