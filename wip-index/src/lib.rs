@@ -68,9 +68,9 @@
 //! this index, tantivy 0.27 (in RAM, one thread, one segment) and the `bm25` crate on the same
 //! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
 //! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy. One run
-//! on a shared 2-core machine (noisy: ratios move by ±0.2 between runs): build 1.32 s against
-//! 1.37 s (0.97×), median query 12.6 µs against 17.9 µs (0.71×), p95 238 µs against 271 µs
-//! (0.88×), heap 44.6 MiB against 12.2 MiB (3.7×); the top-10 scores equal tantivy's for 99 of the
+//! on a shared 2-core machine (noisy: ratios move by ±0.2 between runs): build 1.12 s against
+//! 1.52 s (0.74×), median query 12.2 µs against 17.7 µs (0.69×), p95 227 µs against 262 µs
+//! (0.86×), heap 44.6 MiB against 12.2 MiB (3.7×); the top-10 scores equal tantivy's for 99 of the
 //! 100 queries. The heap is about 150 bytes an entry: the forward lists that keep document
 //! frequencies exact after removals (about a third), the postings, the dictionary (term bytes, a
 //! `u32` end and 12 bytes of statistics a term, a table of 5 bytes a slot), and 16 bytes a path
