@@ -1,0 +1,467 @@
+//! `HttpTransport`: WIP over HTTP v1 (wire-v1 §4.1–4.8) on a pooled keep-alive HTTP/1.1 client.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Uri};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client as HyperClient;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use wip_model::codec::{self, Limits};
+use wip_model::{
+    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
+    ObserveRequest, ObserveResponse, ValidDescriptor,
+};
+
+use crate::classify::{self, BodyTooLarge, RawResponse};
+use crate::transport::{Reply, Transport, TransportError};
+
+/// The request Content-Type of WIP over HTTP v1.
+const CONTENT_TYPE: &str = "application/json; charset=utf-8";
+
+/// A WIP endpoint: an absolute `http` or `https` base URL whose path ends in `/` (wire-v1 §4.1).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    base: Uri,
+}
+
+/// Why a string is not a usable endpoint.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EndpointError {
+    /// Not a URL.
+    #[error("invalid url")]
+    InvalidUrl,
+    /// Not an absolute `http` or `https` URL with a host.
+    #[error("the endpoint must be an absolute http or https url with a host")]
+    NotAbsoluteBase,
+    /// The URL has a query.
+    #[error("the endpoint must not have a query")]
+    HasQuery,
+    /// The URL has a fragment.
+    #[error("the endpoint must not have a fragment")]
+    HasFragment,
+    /// The URL carries userinfo; credentials travel as a bearer token instead.
+    #[error("the endpoint must not carry userinfo; pass a bearer token instead")]
+    HasUserinfo,
+}
+
+/// The three routes, relative to the endpoint base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Route {
+    /// `v1/observe`
+    Observe,
+    /// `v1/fetch_interface`
+    FetchInterface,
+    /// `v1/call_operation`
+    CallOperation,
+}
+
+impl Route {
+    /// The relative reference of the route.
+    pub fn relative(self) -> &'static str {
+        match self {
+            Self::Observe => "v1/observe",
+            Self::FetchInterface => "v1/fetch_interface",
+            Self::CallOperation => "v1/call_operation",
+        }
+    }
+}
+
+impl Endpoint {
+    /// Parses an endpoint URL, appending `/` to its path if missing. The path keeps its
+    /// percent-encoding as written.
+    pub fn parse(url: &str) -> Result<Self, EndpointError> {
+        if url.contains('#') {
+            return Err(EndpointError::HasFragment);
+        }
+        let uri: Uri = url.parse().map_err(|_| EndpointError::InvalidUrl)?;
+        let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
+            return Err(EndpointError::NotAbsoluteBase);
+        };
+        if scheme != "http" && scheme != "https" || authority.host().is_empty() {
+            return Err(EndpointError::NotAbsoluteBase);
+        }
+        if authority.as_str().contains('@') {
+            return Err(EndpointError::HasUserinfo);
+        }
+        if uri.query().is_some() {
+            return Err(EndpointError::HasQuery);
+        }
+        let mut path = uri.path().to_owned();
+        if !path.ends_with('/') {
+            path.push('/');
+        }
+        let base = Uri::builder()
+            .scheme(scheme)
+            .authority(authority.as_str())
+            .path_and_query(path)
+            .build()
+            .map_err(|_| EndpointError::InvalidUrl)?;
+        Ok(Self { base })
+    }
+
+    /// The base URL, ending in `/`.
+    pub fn as_uri(&self) -> &Uri {
+        &self.base
+    }
+
+    /// The URL of a route: the route's relative reference resolved against the base.
+    pub fn route(&self, route: Route) -> Uri {
+        let path = format!("{}{}", self.base.path(), route.relative());
+        let mut parts = self.base.clone().into_parts();
+        // The base path is a valid path and the route adds only unreserved characters.
+        parts.path_and_query = Some(path.parse().expect("a route path is a valid path"));
+        Uri::from_parts(parts).expect("a route URL is valid")
+    }
+
+    /// Whether `uri` has this endpoint's origin (scheme, host and port).
+    pub fn is_same_origin(&self, uri: &Uri) -> bool {
+        uri.scheme() == self.base.scheme() && uri.authority() == self.base.authority()
+    }
+}
+
+impl fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.base)
+    }
+}
+
+impl fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Endpoint({})", self.base)
+    }
+}
+
+/// Settings of an [`HttpTransport`]. Start from [`HttpOptions::default`].
+#[derive(Clone)]
+pub struct HttpOptions {
+    /// Body byte limits and nesting. The response byte limit is enforced while the body is read.
+    /// Default: [`Limits::default`] (1 MiB requests, 64 MiB responses, 64 levels).
+    pub limits: Limits,
+    /// Time one request has, from sending to the last byte of the response. Default 30 s.
+    pub timeout: Duration,
+    /// Time to establish a connection. Default 10 s.
+    pub connect_timeout: Duration,
+    /// How long an idle pooled connection is kept. Default 90 s.
+    pub pool_idle_timeout: Duration,
+    /// Idle connections kept per host. Default 32.
+    pub pool_max_idle_per_host: usize,
+    /// A bearer token sent as `Authorization: Bearer <token>` to the endpoint's origin only.
+    pub bearer_token: Option<String>,
+    /// The TLS configuration for https; `None` builds one with the ring provider (passed
+    /// explicitly, never installed as the process default) and the webpki roots.
+    pub tls: Option<Arc<rustls::ClientConfig>>,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            limits: Limits::default(),
+            timeout: Duration::from_secs(30),
+            connect_timeout: Duration::from_secs(10),
+            pool_idle_timeout: Duration::from_secs(90),
+            pool_max_idle_per_host: 32,
+            bearer_token: None,
+            tls: None,
+        }
+    }
+}
+
+impl fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("limits", &self.limits)
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("bearer_token", &self.bearer_token.as_ref().map(|_| "<redacted>"))
+            .finish_non_exhaustive()
+    }
+}
+
+/// Why an [`HttpTransport`] could not be built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum HttpTransportError {
+    /// The limits are unusable.
+    #[error("unusable limits: {0}")]
+    Limits(#[from] codec::LimitsError),
+    /// The bearer token cannot travel in a header.
+    #[error("the bearer token cannot travel in an http header")]
+    Token,
+    /// The TLS configuration could not be built.
+    #[error("tls configuration: {0}")]
+    Tls(#[from] rustls::Error),
+}
+
+/// WIP over HTTP v1 on hyper's pooled HTTP/1.1 client, https through rustls.
+///
+/// Each interaction is one `POST` to its route with `Content-Type: application/json;
+/// charset=utf-8` and `Accept: application/json`; the response is classified as wire-v1 §4.8
+/// says ([`classify`](crate::classify)). Redirects are never followed (a 3xx is classified like
+/// any other status). The body is read frame by frame and reading stops as soon as it would pass
+/// the response byte limit. The per-request timeout covers connecting, sending and reading.
+#[derive(Clone)]
+pub struct HttpTransport {
+    client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    endpoint: Endpoint,
+    routes: Arc<[Uri; 3]>,
+    authorization: Option<HeaderValue>,
+    limits: Limits,
+    timeout: Duration,
+}
+
+impl fmt::Debug for HttpTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpTransport")
+            .field("endpoint", &self.endpoint)
+            .field("limits", &self.limits)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpTransport {
+    /// A transport to `endpoint`. Needs a tokio runtime when used, not when built.
+    pub fn new(endpoint: Endpoint, options: HttpOptions) -> Result<Self, HttpTransportError> {
+        options.limits.check()?;
+        let authorization = match &options.bearer_token {
+            Some(token) => {
+                let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
+                    .map_err(|_| HttpTransportError::Token)?;
+                value.set_sensitive(true);
+                Some(value)
+            }
+            None => None,
+        };
+        let tls = match options.tls {
+            Some(config) => config,
+            None => Arc::new(default_tls()?),
+        };
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_connect_timeout(Some(options.connect_timeout));
+        http.set_nodelay(true);
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config((*tls).clone())
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(http);
+        let client = HyperClient::builder(TokioExecutor::new())
+            .pool_idle_timeout(options.pool_idle_timeout)
+            .pool_max_idle_per_host(options.pool_max_idle_per_host)
+            .pool_timer(hyper_util::rt::TokioTimer::new())
+            .build(connector);
+        let routes = Arc::new([
+            endpoint.route(Route::Observe),
+            endpoint.route(Route::FetchInterface),
+            endpoint.route(Route::CallOperation),
+        ]);
+        Ok(Self {
+            client,
+            endpoint,
+            routes,
+            authorization,
+            limits: options.limits,
+            timeout: options.timeout,
+        })
+    }
+
+    /// The endpoint this transport talks to.
+    pub fn endpoint(&self) -> &Endpoint {
+        &self.endpoint
+    }
+
+    /// The limits bodies are held to.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    async fn exchange(&self, route: Route, body: Vec<u8>) -> Result<RawResponse, TransportError> {
+        let uri = self.routes[route as usize].clone();
+        let mut builder = Request::builder()
+            .method(Method::POST)
+            .uri(uri.clone())
+            .header(header::CONTENT_TYPE, CONTENT_TYPE)
+            .header(header::ACCEPT, "application/json");
+        // The token goes to the endpoint's origin only; every route is on it, and no redirect
+        // is ever followed, so this check is the whole of the rule.
+        if let Some(authorization) = &self.authorization
+            && self.endpoint.is_same_origin(&uri)
+        {
+            builder = builder.header(header::AUTHORIZATION, authorization.clone());
+        }
+        let request = builder
+            .body(Full::new(Bytes::from(body)))
+            .expect("method, route and headers are valid");
+        let maximum = self.limits.max_response_bytes;
+        let work = async {
+            let response = self.client.request(request).await.map_err(|error| {
+                if error.is_connect() {
+                    TransportError::Connect {
+                        detail: error_chain(&error),
+                    }
+                } else {
+                    TransportError::Disconnect {
+                        detail: error_chain(&error),
+                    }
+                }
+            })?;
+            let (parts, mut body) = response.into_parts();
+            let header_text = |name| {
+                parts
+                    .headers
+                    .get_all(name)
+                    .iter()
+                    .map(|value: &HeaderValue| {
+                        value.to_str().map(str::to_owned).unwrap_or_else(|_| "\u{fffd}".into())
+                    })
+                    .collect::<Vec<_>>()
+            };
+            let content_type = header_text(header::CONTENT_TYPE).into_iter().next();
+            let content_encodings = header_text(header::CONTENT_ENCODING);
+            let declared = parts
+                .headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|value| value.to_str().ok())
+                .and_then(|value| value.parse::<u64>().ok());
+            let mut read = if declared.is_some_and(|length| length > maximum as u64) {
+                Err(BodyTooLarge { maximum })
+            } else {
+                Ok(Vec::with_capacity(declared.unwrap_or(0).min(64 * 1024) as usize))
+            };
+            if let Ok(buffer) = &mut read {
+                while let Some(frame) = body.frame().await {
+                    let frame = frame.map_err(|error| TransportError::Disconnect {
+                        detail: error_chain(&error),
+                    })?;
+                    let Ok(data) = frame.into_data() else {
+                        continue;
+                    };
+                    if buffer.len() + data.len() > maximum {
+                        read = Err(BodyTooLarge { maximum });
+                        break;
+                    }
+                    buffer.extend_from_slice(&data);
+                }
+            }
+            Ok(RawResponse {
+                status: parts.status.as_u16(),
+                content_type,
+                content_encodings,
+                body: read,
+            })
+        };
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(result) => result,
+            Err(_) => Err(TransportError::Timeout {
+                after: self.timeout,
+            }),
+        }
+    }
+}
+
+#[async_trait]
+impl Transport for HttpTransport {
+    async fn observe(&self, request: &ObserveRequest) -> Result<Reply<ObserveResponse>, TransportError> {
+        let body = codec::encode_observe_request(request, &self.limits)?;
+        let raw = self.exchange(Route::Observe, body).await?;
+        classify::classify_observe(request, &raw, &self.limits)
+    }
+
+    async fn fetch_interface(
+        &self,
+        request: &FetchInterfaceRequest,
+    ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
+        let body = codec::encode_fetch_interface_request(request, &self.limits)?;
+        let raw = self.exchange(Route::FetchInterface, body).await?;
+        classify::classify_fetch_interface(request, &raw, &self.limits)
+    }
+
+    async fn call_operation(
+        &self,
+        request: &CallOperationRequest,
+        descriptor: &ValidDescriptor,
+    ) -> Result<Reply<CallOperationResponse>, TransportError> {
+        let body = codec::encode_call_operation_request(request, descriptor, &self.limits)?;
+        let raw = self.exchange(Route::CallOperation, body).await?;
+        classify::classify_call_operation(request, descriptor, &raw, &self.limits)
+    }
+}
+
+/// The rustls configuration used when none is given: the ring provider, passed to this one
+/// configuration (the process default is left alone), TLS 1.2 and 1.3, the webpki roots.
+pub fn default_tls() -> Result<rustls::ClientConfig, rustls::Error> {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+    Ok(
+        rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()?
+        .with_root_certificates(roots)
+        .with_no_client_auth(),
+    )
+}
+
+/// An error and its sources, one line.
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn endpoints_and_routes() {
+        let endpoint = Endpoint::parse("https://h.example/wip").unwrap();
+        assert_eq!(endpoint.to_string(), "https://h.example/wip/");
+        assert_eq!(
+            endpoint.route(Route::Observe).to_string(),
+            "https://h.example/wip/v1/observe"
+        );
+        let host_only = Endpoint::parse("http://127.0.0.1:8080").unwrap();
+        assert_eq!(
+            host_only.route(Route::CallOperation).to_string(),
+            "http://127.0.0.1:8080/v1/call_operation"
+        );
+        let encoded = Endpoint::parse("https://h.example/wip/%E4%B8%96%E7%95%8C").unwrap();
+        assert_eq!(
+            encoded.route(Route::FetchInterface).to_string(),
+            "https://h.example/wip/%E4%B8%96%E7%95%8C/v1/fetch_interface"
+        );
+        for (url, error) in [
+            ("https://h.example/wip?x=1", EndpointError::HasQuery),
+            ("https://h.example/wip#f", EndpointError::HasFragment),
+            ("/wip", EndpointError::NotAbsoluteBase),
+            ("mailto:someone", EndpointError::NotAbsoluteBase),
+            ("ftp://h.example/", EndpointError::NotAbsoluteBase),
+            ("https://u:p@h.example/", EndpointError::HasUserinfo),
+        ] {
+            assert_eq!(Endpoint::parse(url), Err(error), "{url}");
+        }
+        let other = "https://other.example/wip/v1/observe".parse().unwrap();
+        assert!(!endpoint.is_same_origin(&other));
+        assert!(endpoint.is_same_origin(&endpoint.route(Route::Observe)));
+    }
+
+    #[test]
+    fn default_tls_builds_without_a_process_default() {
+        assert!(default_tls().is_ok());
+        assert!(rustls::crypto::CryptoProvider::get_default().is_none());
+    }
+}

@@ -1,0 +1,193 @@
+//! The `Transport` seam: the three interactions on model types, and how each one can end.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use wip_model::codec::EncodeError;
+use wip_model::{
+    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
+    ObserveRequest, ObserveResponse, ProtocolError, ValidDescriptor,
+};
+
+/// Carries the three WIP interactions to a Host and back.
+///
+/// The contract every implementation keeps:
+///
+/// - A success value is valid: observe trees fit their request, fetch responses name the
+///   requested reference with a `wip-interface/1` descriptor, call results fit the return type
+///   of the operation in the `descriptor` passed with the call (the one frozen when the call was
+///   prepared).
+/// - A protocol failure is a Host's error envelope with a code allowed for the interaction.
+/// - Everything else is a [`TransportError`] that says whether the request may have reached the
+///   Host ([`TransportError::may_have_reached_host`]); a caller decides from that alone whether a
+///   call's outcome is unknown.
+/// - A transport never sends a request twice on its own. (The HTTP transport lets hyper resend a
+///   request only when a pooled connection closed before any byte of it was written.)
+///
+/// The trait is object safe: the client holds an `Arc<dyn Transport>`.
+#[async_trait]
+pub trait Transport: Send + Sync + 'static {
+    /// Observes an Object and its descendants to `request.depth`.
+    async fn observe(&self, request: &ObserveRequest) -> Result<Reply<ObserveResponse>, TransportError>;
+
+    /// Fetches the current descriptor of an interface.
+    async fn fetch_interface(
+        &self,
+        request: &FetchInterfaceRequest,
+    ) -> Result<Reply<FetchInterfaceResponse>, TransportError>;
+
+    /// Calls an operation; `descriptor` is the interface's descriptor the request was built and
+    /// checked with, and the result is read against it.
+    async fn call_operation(
+        &self,
+        request: &CallOperationRequest,
+        descriptor: &ValidDescriptor,
+    ) -> Result<Reply<CallOperationResponse>, TransportError>;
+}
+
+/// What a Host answered: the success value, or its protocol error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply<T> {
+    /// The interaction succeeded.
+    Success(T),
+    /// The Host returned a protocol error envelope.
+    Failure {
+        /// The error, as the Host sent it.
+        error: ProtocolError,
+        /// Set when the HTTP status was not the canonical one for the code; the envelope wins
+        /// (wire-v1 §4.8), this is only a diagnostic.
+        status_mismatch: Option<StatusMismatch>,
+    },
+}
+
+/// An HTTP status that differs from the canonical status of the error code it carried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StatusMismatch {
+    /// The status the response had.
+    pub actual: u16,
+    /// The canonical status for the code (wire-v1 §4.10).
+    pub expected: u16,
+}
+
+/// Why an interaction ended without a Host's answer.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TransportError {
+    /// The request could not be encoded (the caller's mistake); nothing was sent.
+    #[error("request could not be encoded: {0}")]
+    Encode(#[from] EncodeError),
+    /// No connection to the Host could be made; nothing was sent.
+    #[error("could not connect: {detail}")]
+    Connect {
+        /// What failed, from the connector.
+        detail: String,
+    },
+    /// No complete response arrived within the per-request timeout. The request may have been
+    /// sent.
+    #[error("no complete response within {after:?}")]
+    Timeout {
+        /// The timeout.
+        after: Duration,
+    },
+    /// The connection failed after the request may have been sent.
+    #[error("connection failed: {detail}")]
+    Disconnect {
+        /// What failed.
+        detail: String,
+    },
+    /// The HTTP binding failed: the endpoint or infrastructure answered, not a WIP Host
+    /// (a bare 401, 403, 404, 413, 502…, or an unsupported content coding).
+    #[error("binding failure: {kind} (http {status})")]
+    Binding {
+        /// The HTTP status.
+        status: u16,
+        /// Which failure.
+        kind: BindingFailure,
+    },
+    /// The peer answered with something no valid Host sends.
+    #[error("invalid response: {kind} (http {status}): {detail}")]
+    InvalidResponse {
+        /// The HTTP status.
+        status: u16,
+        /// Which contradiction.
+        kind: InvalidResponseKind,
+        /// What was wrong, for diagnostics.
+        detail: String,
+    },
+    /// A well-formed fetch response whose descriptor format is not `wip-interface/1`.
+    #[error("unsupported descriptor format")]
+    UnsupportedDescriptorFormat {
+        /// The format the Host sent.
+        format: String,
+    },
+}
+
+impl TransportError {
+    /// Whether the request may have reached the Host. `false` only when it certainly did not
+    /// (it could not be encoded, or no connection was made): only then is a failed call known
+    /// to have had no effect.
+    pub fn may_have_reached_host(&self) -> bool {
+        !matches!(self, Self::Encode(_) | Self::Connect { .. })
+    }
+}
+
+/// The kinds of HTTP binding failure (wire-v1 §4.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BindingFailure {
+    /// A Content-Encoding other than `identity`.
+    UnsupportedContentCoding,
+    /// A bare 401: the endpoint wants credentials.
+    AuthenticationRequired,
+    /// A bare 403: the endpoint refused these credentials.
+    EndpointForbidden,
+    /// Any other non-success status without a valid WIP body.
+    HttpStatus,
+    /// The response body was longer than the response byte limit (reading stopped there).
+    BodyTooLarge,
+}
+
+impl std::fmt::Display for BindingFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::UnsupportedContentCoding => "unsupported content coding",
+            Self::AuthenticationRequired => "authentication required",
+            Self::EndpointForbidden => "endpoint forbidden",
+            Self::HttpStatus => "http status",
+            Self::BodyTooLarge => "body too large",
+        })
+    }
+}
+
+/// The kinds of invalid response (wire-v1 §3 "InvalidResponse", §4.8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidResponseKind {
+    /// A 2xx response whose body is not a valid success body (not JSON, malformed, invalid,
+    /// too large, or the wrong content type).
+    InvalidSuccessBody,
+    /// A valid error envelope on a 2xx status.
+    ErrorEnvelopeOnSuccessStatus,
+    /// A valid envelope whose code the interaction never returns.
+    DisallowedProtocolCode,
+    /// A valid success body on a 2xx status other than 200.
+    NonCanonicalSuccessStatus,
+    /// A valid success body on a non-2xx status.
+    SuccessBodyOnErrorStatus,
+    /// An observation that contradicts one already held: same `ref`, same validator, different
+    /// representation; or a descriptor that changed without its validator changing.
+    InconsistentObservation,
+}
+
+impl std::fmt::Display for InvalidResponseKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::InvalidSuccessBody => "invalid success body",
+            Self::ErrorEnvelopeOnSuccessStatus => "error envelope on success status",
+            Self::DisallowedProtocolCode => "disallowed protocol code",
+            Self::NonCanonicalSuccessStatus => "non-canonical success status",
+            Self::SuccessBodyOnErrorStatus => "success body on error status",
+            Self::InconsistentObservation => "inconsistent observation",
+        })
+    }
+}
