@@ -12,3 +12,5 @@ pub use http::{
 pub use transport::{
     BindingFailure, InvalidResponseKind, Reply, StatusMismatch, Transport, TransportError,
 };
+pub mod discover;
+pub mod space;
