@@ -14,3 +14,11 @@ pub use transport::{
 };
 pub mod discover;
 pub mod space;
+mod client;
+
+pub use client::{
+    CallError, CallSuccess, Client, ClientError, ClientOptions, CrawlBudget, CrawlReport,
+    InterfaceObservation, UnknownReason,
+};
+pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, TokenIndex};
+pub use space::{KnownSpace, ObservationState, Session, SpaceLimits};

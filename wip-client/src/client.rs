@@ -1,0 +1,635 @@
+//! `Client`: the async driver of the Known Space over a `Transport`.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use tokio::sync::watch;
+use tracing::Instrument;
+use wip_model::escape::Escaped;
+use wip_model::validate::{ValidationError, validate_arguments};
+use wip_model::{
+    CallOperationRequest, FetchInterfaceRequest, FoundEntry, InterfaceReference, InterfaceTarget,
+    Object, ObjectObservation, ObserveRequest, Path, ProtocolError, ProtocolErrorCode, Target,
+    ValidDescriptor, Validator, Value, entries_of,
+};
+
+use crate::discover::{DiscoverHit, DiscoverIndex};
+use crate::space::{CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit};
+use crate::transport::{Reply, Transport, TransportError};
+
+/// Why a retrieval (observe, fetch) failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The Host returned a protocol error.
+    #[error("host returned {}: {}", error.code.as_str(), Escaped(&error.message))]
+    Protocol {
+        /// The error.
+        error: ProtocolError,
+    },
+    /// The transport failed.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The response contradicts what the Known Space holds (wire-v1 §5).
+    #[error("invalid response: {0}")]
+    InvalidResponse(String),
+    /// The request's task ended without an answer (its runtime shut down).
+    #[error("the request was abandoned")]
+    Abandoned,
+}
+
+/// Why a call did not succeed. Only [`CallError::OutcomeUnknown`] leaves open whether the
+/// operation ran; the client never retries a call.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// The Object or the interface could not be observed; nothing was sent.
+    #[error("could not prepare the call: {0}")]
+    Prepare(#[source] ClientError),
+    /// The interface is not one of the Object's; nothing was sent.
+    #[error("the interface is not one of the object's interfaces")]
+    NotAMember,
+    /// The descriptor declares no such operation; nothing was sent.
+    #[error("the interface declares no operation {}", Escaped(operation))]
+    UnknownOperation {
+        /// The operation asked for.
+        operation: String,
+    },
+    /// The arguments do not fit the operation; nothing was sent.
+    #[error("invalid arguments: {0}")]
+    InvalidArguments(String),
+    /// The Host refused the call with a protocol error; the operation did not run (or was
+    /// rolled back).
+    #[error("host refused the call: {}: {}", error.code.as_str(), Escaped(&error.message))]
+    Refused {
+        /// The error.
+        error: ProtocolError,
+    },
+    /// The request never left the client; the operation did not run.
+    #[error("call not sent: {0}")]
+    NotSent(#[source] TransportError),
+    /// The operation may or may not have run. Never retried automatically.
+    #[error("outcome unknown ({reason:?}): {detail}")]
+    OutcomeUnknown {
+        /// Why.
+        reason: UnknownReason,
+        /// What happened, for diagnostics.
+        detail: String,
+    },
+}
+
+/// Why a call's outcome is unknown (wire-v1 §5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownReason {
+    /// The Host said `operation_outcome_unknown`.
+    Protocol,
+    /// No complete response in time.
+    Timeout,
+    /// The connection failed after the request may have been sent.
+    Disconnect,
+    /// The response could not be decoded or contradicted the protocol.
+    ResponseDecode,
+    /// The call's future was dropped after dispatch.
+    Dropped,
+}
+
+/// A successful call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallSuccess {
+    /// The result, valid for the operation's return type.
+    pub result: Value,
+    /// Every entry in the result, in order.
+    pub entries: Vec<FoundEntry>,
+    /// The Object validator after the call, if the Host sent one.
+    pub validator: Option<Validator>,
+}
+
+/// An interface observation as calls use it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InterfaceObservation {
+    /// The reference.
+    pub reference: InterfaceReference,
+    /// The descriptor.
+    pub descriptor: ValidDescriptor,
+    /// The interface validator.
+    pub validator: Option<Validator>,
+    /// The scope_ref, copied unchanged into calls.
+    pub scope_ref: Option<wip_model::ScopeRef>,
+}
+
+/// The bounds of a crawl.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrawlBudget {
+    /// Stop once this many Objects were seen.
+    pub max_objects: usize,
+    /// Stop once this many observe requests were made.
+    pub max_requests: usize,
+    /// The depth of each observe. At least 1.
+    pub depth: u32,
+}
+
+impl Default for CrawlBudget {
+    /// 10,000 objects, 100 requests, depth 2.
+    fn default() -> Self {
+        Self {
+            max_objects: 10_000,
+            max_requests: 100,
+            depth: 2,
+        }
+    }
+}
+
+/// What a crawl covered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrawlReport {
+    /// Objects seen in the scope (each path once).
+    pub objects: usize,
+    /// Observe requests made.
+    pub requests: usize,
+    /// Paths whose children are still unexplored, breadth-first order.
+    pub frontier: Vec<Path>,
+    /// Paths whose observe failed, with the error.
+    pub failures: Vec<(Path, ClientError)>,
+}
+
+impl CrawlReport {
+    /// Whether the whole scope was covered: nothing left to explore and nothing failed.
+    pub fn is_complete(&self) -> bool {
+        self.frontier.is_empty() && self.failures.is_empty()
+    }
+}
+
+/// Settings of a [`Client`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClientOptions {
+    /// Bounds of the Known Space.
+    pub space: SpaceLimits,
+}
+
+type ObserveResult = Result<Arc<ObjectObservation>, ClientError>;
+type FetchResult = Result<InterfaceObservation, ClientError>;
+
+struct State {
+    space: KnownSpace,
+    observes: HashMap<(Path, u32), watch::Receiver<Option<ObserveResult>>>,
+    fetches: HashMap<InterfaceReference, watch::Receiver<Option<FetchResult>>>,
+}
+
+struct Inner {
+    transport: Arc<dyn Transport>,
+    state: Mutex<State>,
+    endpoint: String,
+}
+
+/// An async WIP client for one session (endpoint + security context).
+///
+/// Cheap to clone; clones share the Known Space. Retrievals run in tasks of their own (so a
+/// dropped caller never leaves a request half-integrated) and identical concurrent retrievals
+/// share one request. Retrievals are not retried: a failure is returned as it happened, and the
+/// next call of the same retrieval makes a new request. Calls are never retried.
+///
+/// Needs a tokio runtime.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client").field("endpoint", &self.inner.endpoint).finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client over `transport` with the default Discoverable Space index.
+    pub fn new(
+        transport: Arc<dyn Transport>,
+        session: Session,
+        options: ClientOptions,
+    ) -> Result<Self, ZeroLimit> {
+        let endpoint = session.endpoint.clone();
+        Ok(Self::from_space(transport, KnownSpace::new(session, options.space)?, endpoint))
+    }
+
+    /// A client whose Discoverable Space lives in `index`.
+    pub fn with_index(
+        transport: Arc<dyn Transport>,
+        session: Session,
+        options: ClientOptions,
+        index: Box<dyn DiscoverIndex>,
+    ) -> Result<Self, ZeroLimit> {
+        let endpoint = session.endpoint.clone();
+        let space = KnownSpace::with_index(session, options.space, index)?;
+        Ok(Self::from_space(transport, space, endpoint))
+    }
+
+    fn from_space(transport: Arc<dyn Transport>, space: KnownSpace, endpoint: String) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                transport,
+                state: Mutex::new(State {
+                    space,
+                    observes: HashMap::new(),
+                    fetches: HashMap::new(),
+                }),
+                endpoint,
+            }),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        lock(&self.inner.state)
+    }
+
+    /// Reads the Known Space.
+    pub fn with_space<R>(&self, read: impl FnOnce(&KnownSpace) -> R) -> R {
+        read(&self.state().space)
+    }
+
+    /// Searches the Discoverable Space at or below `scope`.
+    pub fn discover(&self, scope: &Path, query: &str, limit: usize) -> Vec<DiscoverHit> {
+        self.state().space.discover(scope, query, limit)
+    }
+
+    /// Observes `path` to `depth`. Concurrent identical observes share one request.
+    pub async fn observe(&self, path: &Path, depth: u32) -> ObserveResult {
+        let mut receiver = {
+            let mut state = self.state();
+            let key = (path.clone(), depth);
+            match state.observes.get(&key) {
+                Some(receiver) => receiver.clone(),
+                None => {
+                    let (sender, receiver) = watch::channel(None);
+                    state.observes.insert(key.clone(), receiver.clone());
+                    let id = state.space.begin_observe(path);
+                    drop(state);
+                    self.spawn_observe(key, id, sender);
+                    receiver
+                }
+            }
+        };
+        wait(&mut receiver).await
+    }
+
+    fn spawn_observe(&self, key: (Path, u32), id: RequestId, sender: watch::Sender<Option<ObserveResult>>) {
+        let inner = Arc::clone(&self.inner);
+        let span = tracing::info_span!(
+            "wip.observe",
+            endpoint = %inner.endpoint,
+            path = %Escaped(key.0.as_str()),
+            depth = key.1,
+            status = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        let task = async move {
+            let mut guard = Abandon { inner: &inner, id: Some(id), key: Some(Key::Observe(key.clone())) };
+            let started = Instant::now();
+            let request = ObserveRequest { path: key.0.clone(), depth: key.1 };
+            let outcome = inner.transport.observe(&request).await;
+            let span = tracing::Span::current();
+            span.record("status", status_of(&outcome).as_str());
+            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+            let result = {
+                let mut state = lock(&inner.state);
+                let completion = state.space.complete_observe(id, &outcome);
+                state.observes.remove(&key);
+                guard.disarm();
+                match (outcome, completion) {
+                    (_, Completion::InvalidResponse(reason)) => Err(ClientError::InvalidResponse(reason)),
+                    (Ok(Reply::Success(tree)), _) => Ok(Arc::new(tree)),
+                    (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
+                    (Err(error), _) => Err(ClientError::Transport(error)),
+                }
+            };
+            let _ = sender.send(Some(result));
+        };
+        tokio::spawn(task.instrument(span));
+    }
+
+    /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
+    pub async fn resolve(&self, path: &Path) -> Result<Object, ClientError> {
+        if let Some(object) = self.state().space.fresh_object(path).cloned() {
+            return Ok(object);
+        }
+        Ok(self.observe(path, 0).await?.object.clone())
+    }
+
+    /// The interface's descriptor: the fresh one held (within its scope lifetime), or a new
+    /// fetch. Concurrent identical fetches share one request.
+    pub async fn interface(&self, reference: &InterfaceReference) -> FetchResult {
+        let mut receiver = {
+            let mut state = self.state();
+            if let Some(known) = state.space.fresh_interface(reference) {
+                return Ok(InterfaceObservation {
+                    reference: reference.clone(),
+                    descriptor: known.descriptor.clone().expect("a fresh interface holds its descriptor"),
+                    validator: known.validator.clone(),
+                    scope_ref: known.scope_ref.clone(),
+                });
+            }
+            match state.fetches.get(reference) {
+                Some(receiver) => receiver.clone(),
+                None => {
+                    let (sender, receiver) = watch::channel(None);
+                    state.fetches.insert(reference.clone(), receiver.clone());
+                    let id = state.space.begin_fetch(reference);
+                    drop(state);
+                    self.spawn_fetch(reference.clone(), id, sender);
+                    receiver
+                }
+            }
+        };
+        wait(&mut receiver).await
+    }
+
+    fn spawn_fetch(&self, reference: InterfaceReference, id: RequestId, sender: watch::Sender<Option<FetchResult>>) {
+        let inner = Arc::clone(&self.inner);
+        let span = tracing::info_span!(
+            "wip.fetch_interface",
+            endpoint = %inner.endpoint,
+            scope = %Escaped(reference.scope().as_str()),
+            interface = %Escaped(reference.name().as_str()),
+            status = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        let task = async move {
+            let mut guard = Abandon { inner: &inner, id: Some(id), key: Some(Key::Fetch(reference.clone())) };
+            let started = Instant::now();
+            let request = FetchInterfaceRequest { interface: reference.clone() };
+            let outcome = inner.transport.fetch_interface(&request).await;
+            let span = tracing::Span::current();
+            span.record("status", status_of(&outcome).as_str());
+            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+            let result = {
+                let mut state = lock(&inner.state);
+                let completion = state.space.complete_fetch(id, &outcome);
+                state.fetches.remove(&reference);
+                guard.disarm();
+                match (outcome, completion) {
+                    (_, Completion::InvalidResponse(reason)) => Err(ClientError::InvalidResponse(reason)),
+                    (Ok(Reply::Success(response)), _) => Ok(InterfaceObservation {
+                        reference: response.interface,
+                        descriptor: response.descriptor,
+                        validator: response.validator,
+                        scope_ref: response.scope_ref,
+                    }),
+                    (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
+                    (Err(error), _) => Err(ClientError::Transport(error)),
+                }
+            };
+            let _ = sender.send(Some(result));
+        };
+        tokio::spawn(task.instrument(span));
+    }
+
+    /// Expands unexplored subtrees of `scope` breadth-first, within `budget`.
+    pub async fn crawl(&self, scope: &Path, budget: CrawlBudget) -> CrawlReport {
+        let depth = budget.depth.max(1);
+        let mut seen = std::collections::HashSet::new();
+        let mut queue = VecDeque::from([scope.clone()]);
+        let mut report = CrawlReport { objects: 0, requests: 0, frontier: vec![], failures: vec![] };
+        while let Some(path) = queue.front().cloned() {
+            if report.requests >= budget.max_requests || report.objects >= budget.max_objects {
+                break;
+            }
+            queue.pop_front();
+            report.requests += 1;
+            let tree = match self.observe(&path, depth).await {
+                Ok(tree) => tree,
+                Err(error) => {
+                    report.failures.push((path, error));
+                    continue;
+                }
+            };
+            let Ok(nodes) = tree.nodes_with_paths(&path) else {
+                continue;
+            };
+            for (node_path, node) in nodes {
+                if seen.insert(node_path.clone()) {
+                    report.objects += 1;
+                }
+                if node.children.is_none() {
+                    queue.push_back(node_path);
+                }
+            }
+        }
+        report.frontier = queue.into();
+        report
+    }
+
+    /// Calls `operation` of `reference` on the Object at `path` with `arguments`.
+    ///
+    /// The Object and the interface are resolved first (fresh observations, or new requests);
+    /// the reference must be one of the Object's interfaces and the arguments must fit the
+    /// operation, or nothing is sent. The request carries the Object validator, the interface
+    /// validator and the scope_ref as observed; the result is read against the descriptor as
+    /// it was when the call was prepared. Never retried.
+    pub async fn call(
+        &self,
+        path: &Path,
+        reference: &InterfaceReference,
+        operation: &str,
+        arguments: BTreeMap<String, Value>,
+    ) -> Result<CallSuccess, CallError> {
+        let prepared = self.prepare(path, reference, operation).await?;
+        validate_arguments(&prepared.interface.descriptor, operation, &arguments)
+            .map_err(|error: ValidationError| CallError::InvalidArguments(error.to_string()))?;
+        self.execute(prepared, operation, arguments).await
+    }
+
+    /// [`call`](Self::call) with the arguments as a JSON object, read by the descriptor's
+    /// parameter types (`wip_model::json`).
+    pub async fn call_json(
+        &self,
+        path: &Path,
+        reference: &InterfaceReference,
+        operation: &str,
+        arguments: &serde_json::Value,
+    ) -> Result<CallSuccess, CallError> {
+        let prepared = self.prepare(path, reference, operation).await?;
+        let arguments = wip_model::json::arguments_from_serde(&prepared.interface.descriptor, operation, arguments)
+            .map_err(|error| CallError::InvalidArguments(error.to_string()))?;
+        self.execute(prepared, operation, arguments).await
+    }
+
+    async fn prepare(
+        &self,
+        path: &Path,
+        reference: &InterfaceReference,
+        operation: &str,
+    ) -> Result<Prepared, CallError> {
+        let object = self.resolve(path).await.map_err(CallError::Prepare)?;
+        if !object.interfaces.contains(reference) {
+            return Err(CallError::NotAMember);
+        }
+        let interface = self.interface(reference).await.map_err(CallError::Prepare)?;
+        if interface.descriptor.operation(operation).is_none() {
+            return Err(CallError::UnknownOperation { operation: operation.to_owned() });
+        }
+        Ok(Prepared { path: path.clone(), object, interface })
+    }
+
+    async fn execute(
+        &self,
+        prepared: Prepared,
+        operation: &str,
+        arguments: BTreeMap<String, Value>,
+    ) -> Result<CallSuccess, CallError> {
+        let Prepared { path, object, interface } = prepared;
+        let descriptor = interface.descriptor;
+        let request = CallOperationRequest {
+            target: Target { path: path.clone(), validator: object.validator.clone() },
+            interface: InterfaceTarget {
+                reference: interface.reference.clone(),
+                scope_ref: interface.scope_ref.clone(),
+                validator: interface.validator.clone(),
+            },
+            operation: operation.to_owned(),
+            arguments,
+        };
+        let span = tracing::info_span!(
+            "wip.call_operation",
+            endpoint = %self.inner.endpoint,
+            path = %Escaped(path.as_str()),
+            scope = %Escaped(interface.reference.scope().as_str()),
+            interface = %Escaped(interface.reference.name().as_str()),
+            operation = %Escaped(operation),
+            status = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        async move {
+            let id = {
+                let mut state = self.state();
+                let id = state.space.begin_call(&path, &interface.reference);
+                // From here on, a dropped future means the request may have gone out.
+                state.space.mark_dispatched(id);
+                id
+            };
+            let mut guard = Abandon { inner: &self.inner, id: Some(id), key: None };
+            let started = Instant::now();
+            let outcome = self.inner.transport.call_operation(&request, &descriptor).await;
+            let span = tracing::Span::current();
+            span.record("status", status_of(&outcome).as_str());
+            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+            let (space_outcome, result) = match outcome {
+                Ok(Reply::Success(response)) => {
+                    // The operation exists: prepare checked it against this same descriptor.
+                    let returns = &descriptor.operation(operation).expect("checked in prepare").returns.ty;
+                    match entries_of(&descriptor, returns, &response.result) {
+                        Ok(entries) => (
+                            CallOutcome::Success { validator: response.validator.clone() },
+                            Ok(CallSuccess { result: response.result, entries, validator: response.validator }),
+                        ),
+                        Err(error) => (
+                            CallOutcome::Unknown,
+                            Err(CallError::OutcomeUnknown {
+                                reason: UnknownReason::ResponseDecode,
+                                detail: error.to_string(),
+                            }),
+                        ),
+                    }
+                }
+                Ok(Reply::Failure { error, .. }) if error.code == ProtocolErrorCode::OperationOutcomeUnknown => (
+                    CallOutcome::Failure(error.code),
+                    Err(CallError::OutcomeUnknown {
+                        reason: UnknownReason::Protocol,
+                        detail: Escaped(&error.message).to_string(),
+                    }),
+                ),
+                Ok(Reply::Failure { error, .. }) => (CallOutcome::Failure(error.code), Err(CallError::Refused { error })),
+                Err(error) if !error.may_have_reached_host() => (CallOutcome::NotDispatched, Err(CallError::NotSent(error))),
+                Err(error) => {
+                    let reason = match &error {
+                        TransportError::Timeout { .. } => UnknownReason::Timeout,
+                        TransportError::Disconnect { .. } => UnknownReason::Disconnect,
+                        _ => UnknownReason::ResponseDecode,
+                    };
+                    (CallOutcome::Unknown, Err(CallError::OutcomeUnknown { reason, detail: error.to_string() }))
+                }
+            };
+            {
+                let mut state = self.state();
+                state.space.complete_call(id, &space_outcome);
+                if let Ok(success) = &result {
+                    state.space.note_mentioned(success.entries.iter().map(|e| e.path.clone()));
+                }
+                guard.disarm();
+            }
+            result
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+struct Prepared {
+    path: Path,
+    object: Object,
+    interface: InterfaceObservation,
+}
+
+enum Key {
+    Observe((Path, u32)),
+    Fetch(InterfaceReference),
+}
+
+/// Abandons a request in the Known Space when the future that owns it is dropped first.
+struct Abandon<'a> {
+    inner: &'a Inner,
+    id: Option<RequestId>,
+    key: Option<Key>,
+}
+
+impl Abandon<'_> {
+    /// The request was completed; nothing to undo. Called with the state locked.
+    fn disarm(&mut self) {
+        self.id = None;
+        self.key = None;
+    }
+}
+
+impl Drop for Abandon<'_> {
+    fn drop(&mut self) {
+        let Some(id) = self.id else {
+            return;
+        };
+        let mut state = lock(&self.inner.state);
+        state.space.abandon(id);
+        match self.key.take() {
+            Some(Key::Observe(key)) => {
+                state.observes.remove(&key);
+            }
+            Some(Key::Fetch(reference)) => {
+                state.fetches.remove(&reference);
+            }
+            None => {}
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Every critical section leaves the state consistent before anything that could panic, so
+    // a poisoned lock holds good state.
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+async fn wait<T: Clone>(receiver: &mut watch::Receiver<Option<Result<T, ClientError>>>) -> Result<T, ClientError> {
+    match receiver.wait_for(Option::is_some).await {
+        Ok(value) => value.clone().expect("waited for a value"),
+        Err(_) => Err(ClientError::Abandoned),
+    }
+}
+
+fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
+    match outcome {
+        Ok(Reply::Success(_)) => "success".into(),
+        Ok(Reply::Failure { error, .. }) => error.code.as_str().into(),
+        Err(TransportError::Timeout { .. }) => "timeout".into(),
+        Err(TransportError::Connect { .. }) => "connect".into(),
+        Err(TransportError::Disconnect { .. }) => "disconnect".into(),
+        Err(TransportError::Binding { status, .. }) => format!("binding {status}"),
+        Err(TransportError::InvalidResponse { .. }) => "invalid response".into(),
+        Err(_) => "error".into(),
+    }
+}
