@@ -7,7 +7,9 @@ use wip_model::{
     ObserveRequest, ObserveResponse, ProtocolInteraction, ProtocolResult, ValidDescriptor,
 };
 
-use crate::transport::{BindingFailure, InvalidResponseKind, Reply, StatusMismatch, TransportError};
+use crate::transport::{
+    BindingFailure, InvalidResponseKind, Reply, StatusMismatch, TransportError,
+};
 
 /// An HTTP response as read off the wire: what classification looks at.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +122,10 @@ fn classify<T>(
         return Err(binding(BindingFailure::UnsupportedContentCoding));
     }
     // 2. Content type, before any look at the body.
-    let json = response.content_type.as_deref().is_some_and(is_json_content_type);
+    let json = response
+        .content_type
+        .as_deref()
+        .is_some_and(is_json_content_type);
     if !json {
         return Err(if success {
             invalid(
@@ -236,7 +241,11 @@ mod tests {
                 }) => format!(
                     "fail {}{}",
                     error.code.as_str(),
-                    if status_mismatch.is_some() { " mismatch" } else { "" }
+                    if status_mismatch.is_some() {
+                        " mismatch"
+                    } else {
+                        ""
+                    }
                 ),
                 Err(TransportError::Binding { kind, .. }) => format!("binding {kind}"),
                 Err(TransportError::InvalidResponse { kind, .. }) => format!("invalid {kind}"),
@@ -259,27 +268,67 @@ mod tests {
         check(&[
             (raw(200, JSON, OK_BODY), "ok"),
             (raw(200, Some("APPLICATION/JSON"), OK_BODY), "ok"),
-            (raw(200, Some("application/json;charset=\"UTF-8\""), OK_BODY), "ok"),
+            (
+                raw(200, Some("application/json;charset=\"UTF-8\""), OK_BODY),
+                "ok",
+            ),
             (identity, "ok"),
             (gzip, "binding unsupported content coding"),
-            (raw(200, Some("text/plain"), OK_BODY), "invalid invalid success body"),
+            (
+                raw(200, Some("text/plain"), OK_BODY),
+                "invalid invalid success body",
+            ),
             (raw(200, None, OK_BODY), "invalid invalid success body"),
-            (raw(200, Some("application/json; charset=utf-16"), OK_BODY), "invalid invalid success body"),
+            (
+                raw(200, Some("application/json; charset=utf-16"), OK_BODY),
+                "invalid invalid success body",
+            ),
             (raw(200, JSON, "{"), "invalid invalid success body"),
             (raw(204, JSON, ""), "invalid invalid success body"),
-            (raw(201, JSON, OK_BODY), "invalid non-canonical success status"),
-            (raw(404, JSON, OK_BODY), "invalid success body on error status"),
+            (
+                raw(201, JSON, OK_BODY),
+                "invalid non-canonical success status",
+            ),
+            (
+                raw(404, JSON, OK_BODY),
+                "invalid success body on error status",
+            ),
             (raw(404, JSON, NOT_FOUND), "fail not_found"),
             (raw(302, JSON, NOT_FOUND), "fail not_found mismatch"),
             (raw(413, JSON, NOT_FOUND), "fail not_found mismatch"),
-            (raw(200, JSON, NOT_FOUND), "invalid error envelope on success status"),
-            (raw(500, JSON, r#"{"error":{"code":"operation_not_found","message":""}}"#), "invalid disallowed protocol code"),
-            (raw(500, JSON, r#"{"error":{"code":"nope","message":""}}"#), "binding http status"),
-            (raw(500, JSON, r#"{"error":{"code":"internal"}}"#), "binding http status"),
-            (raw(200, JSON, r#"{"error":{"code":"internal"}}"#), "invalid invalid success body"),
-            (raw(404, Some("application/problem+json"), NOT_FOUND), "binding http status"),
+            (
+                raw(200, JSON, NOT_FOUND),
+                "invalid error envelope on success status",
+            ),
+            (
+                raw(
+                    500,
+                    JSON,
+                    r#"{"error":{"code":"operation_not_found","message":""}}"#,
+                ),
+                "invalid disallowed protocol code",
+            ),
+            (
+                raw(500, JSON, r#"{"error":{"code":"nope","message":""}}"#),
+                "binding http status",
+            ),
+            (
+                raw(500, JSON, r#"{"error":{"code":"internal"}}"#),
+                "binding http status",
+            ),
+            (
+                raw(200, JSON, r#"{"error":{"code":"internal"}}"#),
+                "invalid invalid success body",
+            ),
+            (
+                raw(404, Some("application/problem+json"), NOT_FOUND),
+                "binding http status",
+            ),
             (raw(401, None, ""), "binding authentication required"),
-            (raw(403, Some("text/html"), "no"), "binding endpoint forbidden"),
+            (
+                raw(403, Some("text/html"), "no"),
+                "binding endpoint forbidden",
+            ),
             (raw(413, None, ""), "binding http status"),
             (raw(502, JSON, "garbage"), "binding http status"),
             (big, "invalid invalid success body"),

@@ -15,7 +15,9 @@ use wip_model::{
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
-use crate::space::{CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit};
+use crate::space::{
+    CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
+};
 use crate::transport::{Reply, Transport, TransportError};
 
 /// Why a retrieval (observe, fetch) failed.
@@ -197,7 +199,9 @@ pub struct Client {
 
 impl std::fmt::Debug for Client {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Client").field("endpoint", &self.inner.endpoint).finish_non_exhaustive()
+        f.debug_struct("Client")
+            .field("endpoint", &self.inner.endpoint)
+            .finish_non_exhaustive()
     }
 }
 
@@ -209,7 +213,11 @@ impl Client {
         options: ClientOptions,
     ) -> Result<Self, ZeroLimit> {
         let endpoint = session.endpoint.clone();
-        Ok(Self::from_space(transport, KnownSpace::new(session, options.space)?, endpoint))
+        Ok(Self::from_space(
+            transport,
+            KnownSpace::new(session, options.space)?,
+            endpoint,
+        ))
     }
 
     /// A client whose Discoverable Space lives in `index`.
@@ -272,7 +280,12 @@ impl Client {
         wait(&mut receiver).await
     }
 
-    fn spawn_observe(&self, key: (Path, u32), id: RequestId, sender: watch::Sender<Option<ObserveResult>>) {
+    fn spawn_observe(
+        &self,
+        key: (Path, u32),
+        id: RequestId,
+        sender: watch::Sender<Option<ObserveResult>>,
+    ) {
         let inner = Arc::clone(&self.inner);
         let span = tracing::info_span!(
             "wip.observe",
@@ -283,9 +296,16 @@ impl Client {
             duration_ms = tracing::field::Empty,
         );
         let task = async move {
-            let mut guard = Abandon { inner: &inner, id: Some(id), key: Some(Key::Observe(key.clone())) };
+            let mut guard = Abandon {
+                inner: &inner,
+                id: Some(id),
+                key: Some(Key::Observe(key.clone())),
+            };
             let started = Instant::now();
-            let request = ObserveRequest { path: key.0.clone(), depth: key.1 };
+            let request = ObserveRequest {
+                path: key.0.clone(),
+                depth: key.1,
+            };
             let outcome = inner.transport.observe(&request).await;
             let span = tracing::Span::current();
             span.record("status", status_of(&outcome).as_str());
@@ -296,7 +316,9 @@ impl Client {
                 state.observes.remove(&key);
                 guard.disarm();
                 match (outcome, completion) {
-                    (_, Completion::InvalidResponse(reason)) => Err(ClientError::InvalidResponse(reason)),
+                    (_, Completion::InvalidResponse(reason)) => {
+                        Err(ClientError::InvalidResponse(reason))
+                    }
                     (Ok(Reply::Success(tree)), _) => Ok(Arc::new(tree)),
                     (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
                     (Err(error), _) => Err(ClientError::Transport(error)),
@@ -323,7 +345,10 @@ impl Client {
             if let Some(known) = state.space.fresh_interface(reference) {
                 return Ok(InterfaceObservation {
                     reference: reference.clone(),
-                    descriptor: known.descriptor.clone().expect("a fresh interface holds its descriptor"),
+                    descriptor: known
+                        .descriptor
+                        .clone()
+                        .expect("a fresh interface holds its descriptor"),
                     validator: known.validator.clone(),
                     scope_ref: known.scope_ref.clone(),
                 });
@@ -343,7 +368,12 @@ impl Client {
         wait(&mut receiver).await
     }
 
-    fn spawn_fetch(&self, reference: InterfaceReference, id: RequestId, sender: watch::Sender<Option<FetchResult>>) {
+    fn spawn_fetch(
+        &self,
+        reference: InterfaceReference,
+        id: RequestId,
+        sender: watch::Sender<Option<FetchResult>>,
+    ) {
         let inner = Arc::clone(&self.inner);
         let span = tracing::info_span!(
             "wip.fetch_interface",
@@ -354,9 +384,15 @@ impl Client {
             duration_ms = tracing::field::Empty,
         );
         let task = async move {
-            let mut guard = Abandon { inner: &inner, id: Some(id), key: Some(Key::Fetch(reference.clone())) };
+            let mut guard = Abandon {
+                inner: &inner,
+                id: Some(id),
+                key: Some(Key::Fetch(reference.clone())),
+            };
             let started = Instant::now();
-            let request = FetchInterfaceRequest { interface: reference.clone() };
+            let request = FetchInterfaceRequest {
+                interface: reference.clone(),
+            };
             let outcome = inner.transport.fetch_interface(&request).await;
             let span = tracing::Span::current();
             span.record("status", status_of(&outcome).as_str());
@@ -367,7 +403,9 @@ impl Client {
                 state.fetches.remove(&reference);
                 guard.disarm();
                 match (outcome, completion) {
-                    (_, Completion::InvalidResponse(reason)) => Err(ClientError::InvalidResponse(reason)),
+                    (_, Completion::InvalidResponse(reason)) => {
+                        Err(ClientError::InvalidResponse(reason))
+                    }
                     (Ok(Reply::Success(response)), _) => Ok(InterfaceObservation {
                         reference: response.interface,
                         descriptor: response.descriptor,
@@ -388,7 +426,12 @@ impl Client {
         let depth = budget.depth.max(1);
         let mut seen = std::collections::HashSet::new();
         let mut queue = VecDeque::from([scope.clone()]);
-        let mut report = CrawlReport { objects: 0, requests: 0, frontier: vec![], failures: vec![] };
+        let mut report = CrawlReport {
+            objects: 0,
+            requests: 0,
+            frontier: vec![],
+            failures: vec![],
+        };
         while let Some(path) = queue.front().cloned() {
             if report.requests >= budget.max_requests || report.objects >= budget.max_objects {
                 break;
@@ -448,8 +491,12 @@ impl Client {
         arguments: &serde_json::Value,
     ) -> Result<CallSuccess, CallError> {
         let prepared = self.prepare(path, reference, operation).await?;
-        let arguments = wip_model::json::arguments_from_serde(&prepared.interface.descriptor, operation, arguments)
-            .map_err(|error| CallError::InvalidArguments(error.to_string()))?;
+        let arguments = wip_model::json::arguments_from_serde(
+            &prepared.interface.descriptor,
+            operation,
+            arguments,
+        )
+        .map_err(|error| CallError::InvalidArguments(error.to_string()))?;
         self.execute(prepared, operation, arguments).await
     }
 
@@ -463,11 +510,20 @@ impl Client {
         if !object.interfaces.contains(reference) {
             return Err(CallError::NotAMember);
         }
-        let interface = self.interface(reference).await.map_err(CallError::Prepare)?;
+        let interface = self
+            .interface(reference)
+            .await
+            .map_err(CallError::Prepare)?;
         if interface.descriptor.operation(operation).is_none() {
-            return Err(CallError::UnknownOperation { operation: operation.to_owned() });
+            return Err(CallError::UnknownOperation {
+                operation: operation.to_owned(),
+            });
         }
-        Ok(Prepared { path: path.clone(), object, interface })
+        Ok(Prepared {
+            path: path.clone(),
+            object,
+            interface,
+        })
     }
 
     async fn execute(
@@ -476,10 +532,17 @@ impl Client {
         operation: &str,
         arguments: BTreeMap<String, Value>,
     ) -> Result<CallSuccess, CallError> {
-        let Prepared { path, object, interface } = prepared;
+        let Prepared {
+            path,
+            object,
+            interface,
+        } = prepared;
         let descriptor = interface.descriptor;
         let request = CallOperationRequest {
-            target: Target { path: path.clone(), validator: object.validator.clone() },
+            target: Target {
+                path: path.clone(),
+                validator: object.validator.clone(),
+            },
             interface: InterfaceTarget {
                 reference: interface.reference.clone(),
                 scope_ref: interface.scope_ref.clone(),
@@ -506,20 +569,38 @@ impl Client {
                 state.space.mark_dispatched(id);
                 id
             };
-            let mut guard = Abandon { inner: &self.inner, id: Some(id), key: None };
+            let mut guard = Abandon {
+                inner: &self.inner,
+                id: Some(id),
+                key: None,
+            };
             let started = Instant::now();
-            let outcome = self.inner.transport.call_operation(&request, &descriptor).await;
+            let outcome = self
+                .inner
+                .transport
+                .call_operation(&request, &descriptor)
+                .await;
             let span = tracing::Span::current();
             span.record("status", status_of(&outcome).as_str());
             span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
             let (space_outcome, result) = match outcome {
                 Ok(Reply::Success(response)) => {
                     // The operation exists: prepare checked it against this same descriptor.
-                    let returns = &descriptor.operation(operation).expect("checked in prepare").returns.ty;
+                    let returns = &descriptor
+                        .operation(operation)
+                        .expect("checked in prepare")
+                        .returns
+                        .ty;
                     match entries_of(&descriptor, returns, &response.result) {
                         Ok(entries) => (
-                            CallOutcome::Success { validator: response.validator.clone() },
-                            Ok(CallSuccess { result: response.result, entries, validator: response.validator }),
+                            CallOutcome::Success {
+                                validator: response.validator.clone(),
+                            },
+                            Ok(CallSuccess {
+                                result: response.result,
+                                entries,
+                                validator: response.validator,
+                            }),
                         ),
                         Err(error) => (
                             CallOutcome::Unknown,
@@ -530,29 +611,46 @@ impl Client {
                         ),
                     }
                 }
-                Ok(Reply::Failure { error, .. }) if error.code == ProtocolErrorCode::OperationOutcomeUnknown => (
+                Ok(Reply::Failure { error, .. })
+                    if error.code == ProtocolErrorCode::OperationOutcomeUnknown =>
+                {
+                    (
+                        CallOutcome::Failure(error.code),
+                        Err(CallError::OutcomeUnknown {
+                            reason: UnknownReason::Protocol,
+                            detail: Escaped(&error.message).to_string(),
+                        }),
+                    )
+                }
+                Ok(Reply::Failure { error, .. }) => (
                     CallOutcome::Failure(error.code),
-                    Err(CallError::OutcomeUnknown {
-                        reason: UnknownReason::Protocol,
-                        detail: Escaped(&error.message).to_string(),
-                    }),
+                    Err(CallError::Refused { error }),
                 ),
-                Ok(Reply::Failure { error, .. }) => (CallOutcome::Failure(error.code), Err(CallError::Refused { error })),
-                Err(error) if !error.may_have_reached_host() => (CallOutcome::NotDispatched, Err(CallError::NotSent(error))),
+                Err(error) if !error.may_have_reached_host() => {
+                    (CallOutcome::NotDispatched, Err(CallError::NotSent(error)))
+                }
                 Err(error) => {
                     let reason = match &error {
                         TransportError::Timeout { .. } => UnknownReason::Timeout,
                         TransportError::Disconnect { .. } => UnknownReason::Disconnect,
                         _ => UnknownReason::ResponseDecode,
                     };
-                    (CallOutcome::Unknown, Err(CallError::OutcomeUnknown { reason, detail: error.to_string() }))
+                    (
+                        CallOutcome::Unknown,
+                        Err(CallError::OutcomeUnknown {
+                            reason,
+                            detail: error.to_string(),
+                        }),
+                    )
                 }
             };
             {
                 let mut state = self.state();
                 state.space.complete_call(id, &space_outcome);
                 if let Ok(success) = &result {
-                    state.space.note_mentioned(success.entries.iter().map(|e| e.path.clone()));
+                    state
+                        .space
+                        .note_mentioned(success.entries.iter().map(|e| e.path.clone()));
                 }
                 guard.disarm();
             }
@@ -611,10 +709,14 @@ impl Drop for Abandon<'_> {
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every critical section leaves the state consistent before anything that could panic, so
     // a poisoned lock holds good state.
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-async fn wait<T: Clone>(receiver: &mut watch::Receiver<Option<Result<T, ClientError>>>) -> Result<T, ClientError> {
+async fn wait<T: Clone>(
+    receiver: &mut watch::Receiver<Option<Result<T, ClientError>>>,
+) -> Result<T, ClientError> {
     match receiver.wait_for(Option::is_some).await {
         Ok(value) => value.clone().expect("waited for a value"),
         Err(_) => Err(ClientError::Abandoned),

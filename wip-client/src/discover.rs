@@ -232,8 +232,16 @@ mod tests {
 
     #[test]
     fn tokens() {
-        assert_eq!(tokenize("Fix the LOGIN-page, v2"), ["fix", "the", "login", "page", "v2"]);
-        assert_eq!(tokenize("日本語ドキュメント"), ["日本", "本語", "語ド", "ドキ", "キュ", "ュメ", "メン", "ント"]);
+        assert_eq!(
+            tokenize("Fix the LOGIN-page, v2"),
+            ["fix", "the", "login", "page", "v2"]
+        );
+        assert_eq!(
+            tokenize("日本語ドキュメント"),
+            [
+                "日本", "本語", "語ド", "ドキ", "キュ", "ュメ", "メン", "ント"
+            ]
+        );
         assert_eq!(tokenize("a翻訳b"), ["a", "翻訳", "b"]);
         assert_eq!(tokenize("字"), ["字"]);
     }
@@ -246,15 +254,26 @@ mod tests {
         index.upsert(doc("/q/3", "login"));
         index.upsert(doc("/p/4", "翻訳のレビュー"));
         let paths = |hits: Vec<DiscoverHit>| -> Vec<String> {
-            hits.into_iter().map(|h| h.path.as_str().to_owned()).collect()
+            hits.into_iter()
+                .map(|h| h.path.as_str().to_owned())
+                .collect()
         };
-        assert_eq!(paths(index.search(&Path::root(), "LOGIN", 10)), ["/p/2", "/p/1", "/q/3"]);
-        assert_eq!(paths(index.search(&Path::new("/p").unwrap(), "login", 10)), ["/p/2", "/p/1"]);
+        assert_eq!(
+            paths(index.search(&Path::root(), "LOGIN", 10)),
+            ["/p/2", "/p/1", "/q/3"]
+        );
+        assert_eq!(
+            paths(index.search(&Path::new("/p").unwrap(), "login", 10)),
+            ["/p/2", "/p/1"]
+        );
         assert_eq!(paths(index.search(&Path::root(), "login", 1)), ["/p/2"]);
         assert_eq!(paths(index.search(&Path::root(), "レビュー", 10)), ["/p/4"]);
         index.upsert(doc("/p/2", "nothing"));
         assert_eq!(index.len(), 4);
-        assert_eq!(paths(index.search(&Path::root(), "login", 10)), ["/p/1", "/q/3"]);
+        assert_eq!(
+            paths(index.search(&Path::root(), "login", 10)),
+            ["/p/1", "/q/3"]
+        );
         index.remove(&Path::new("/p/1").unwrap());
         assert_eq!(paths(index.search(&Path::root(), "login", 10)), ["/q/3"]);
         // Ties go by path.

@@ -180,7 +180,10 @@ impl fmt::Debug for HttpOptions {
             .field("limits", &self.limits)
             .field("timeout", &self.timeout)
             .field("connect_timeout", &self.connect_timeout)
-            .field("bearer_token", &self.bearer_token.as_ref().map(|_| "<redacted>"))
+            .field(
+                "bearer_token",
+                &self.bearer_token.as_ref().map(|_| "<redacted>"),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -320,7 +323,10 @@ impl HttpTransport {
                     .get_all(name)
                     .iter()
                     .map(|value: &HeaderValue| {
-                        value.to_str().map(str::to_owned).unwrap_or_else(|_| "\u{fffd}".into())
+                        value
+                            .to_str()
+                            .map(str::to_owned)
+                            .unwrap_or_else(|_| "\u{fffd}".into())
                     })
                     .collect::<Vec<_>>()
             };
@@ -334,7 +340,9 @@ impl HttpTransport {
             let mut read = if declared.is_some_and(|length| length > maximum as u64) {
                 Err(BodyTooLarge { maximum })
             } else {
-                Ok(Vec::with_capacity(declared.unwrap_or(0).min(64 * 1024) as usize))
+                Ok(Vec::with_capacity(
+                    declared.unwrap_or(0).min(64 * 1024) as usize
+                ))
             };
             if let Ok(buffer) = &mut read {
                 while let Some(frame) = body.frame().await {
@@ -369,7 +377,10 @@ impl HttpTransport {
 
 #[async_trait]
 impl Transport for HttpTransport {
-    async fn observe(&self, request: &ObserveRequest) -> Result<Reply<ObserveResponse>, TransportError> {
+    async fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<Reply<ObserveResponse>, TransportError> {
         let body = codec::encode_observe_request(request, &self.limits)?;
         let raw = self.exchange(Route::Observe, body).await?;
         classify::classify_observe(request, &raw, &self.limits)
@@ -400,14 +411,12 @@ impl Transport for HttpTransport {
 pub fn default_tls() -> Result<rustls::ClientConfig, rustls::Error> {
     let mut roots = rustls::RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
-    Ok(
-        rustls::ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()?
-        .with_root_certificates(roots)
-        .with_no_client_auth(),
-    )
+    Ok(rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()?
+    .with_root_certificates(roots)
+    .with_no_client_auth())
 }
 
 /// An error and its sources, one line.

@@ -1,6 +1,54 @@
 //! An async WIP client: a [`Transport`] seam with WIP over HTTP v1 behind it, a Known Space kept
 //! consistent with the Host by the rules of wire-v1 §5, a Discoverable Space, and calls that are
 //! never run twice.
+//!
+//! The layers, quinn-style:
+//!
+//! - [`Transport`] carries the three interactions on wip-model types and says how each ended:
+//!   [`Reply::Success`], [`Reply::Failure`] (a Host's protocol error), or a classified
+//!   [`TransportError`] (wire-v1 §4.8). [`HttpTransport`] is WIP over HTTP v1 on a pooled
+//!   HTTP/1.1 client, https through rustls with the ring provider; [`classify`] is its response
+//!   classification as pure functions, for test transports too.
+//! - [`KnownSpace`] ([`space`]) is the deterministic core without IO: Objects by path with their
+//!   [`ObservationState`], lazily materialised trees, interface observations keyed by the exact
+//!   reference, supersession, staleness, scope lifetimes, call outcomes and bounded LRU capacity.
+//! - The Discoverable Space is the subset of entries that came back as children of observe
+//!   trees, indexed behind [`DiscoverIndex`] ([`discover`]); [`TokenIndex`] is the default until
+//!   the wip-index engine plugs in through [`Client::with_index`].
+//! - [`Client`] drives the core over a transport: coalesced observes and fetches, resolve,
+//!   crawl, and [`Client::call`], which checks arguments before sending and never retries.
+//!
+//! Retrieval policy: observes and fetches are not retried; a failure is returned as it
+//! happened and the next request for the same thing is a new one. Calls are never retried:
+//! [`CallError::OutcomeUnknown`] says when the operation may have run.
+//!
+//! ```
+//! use std::sync::Arc;
+//!
+//! use wip_client::{Client, ClientOptions, CrawlBudget, Endpoint, HttpOptions, HttpTransport, Session};
+//! use wip_model::{InterfaceName, InterfaceReference, Path};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = wip_demo::serve("127.0.0.1:0".parse()?, wip_demo::DemoOptions::default()).await?;
+//! let endpoint = Endpoint::parse(&server.endpoint())?;
+//! let session = Session { endpoint: endpoint.to_string(), security_context: "anonymous".into() };
+//! let transport = HttpTransport::new(endpoint, HttpOptions::default())?;
+//! let client = Client::new(Arc::new(transport), session, ClientOptions::default())?;
+//!
+//! let report = client.crawl(&Path::root(), CrawlBudget::default()).await;
+//! assert!(report.is_complete());
+//! let hits = client.discover(&Path::root(), "alice", 3);
+//! assert_eq!(hits[0].path.as_str(), "/people/alice");
+//!
+//! let read = InterfaceReference::new(Path::root(), InterfaceName::new("issue.read")?);
+//! let issue = Path::new("/projects/wip/1")?;
+//! let success = client.call_json(&issue, &read, "read", &serde_json::json!({})).await?;
+//! println!("{:?} names {} entries", success.result.kind(), success.entries.len());
+//! server.shutdown().await;
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod classify;
 mod http;
@@ -12,9 +60,9 @@ pub use http::{
 pub use transport::{
     BindingFailure, InvalidResponseKind, Reply, StatusMismatch, Transport, TransportError,
 };
+mod client;
 pub mod discover;
 pub mod space;
-mod client;
 
 pub use client::{
     CallError, CallSuccess, Client, ClientError, ClientOptions, CrawlBudget, CrawlReport,

@@ -13,7 +13,9 @@ use wip_model::{
     ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
 };
 
-use crate::discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation, TokenIndex};
+use crate::discover::{
+    DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation, TokenIndex,
+};
 use crate::transport::{Reply, TransportError};
 
 /// Identifies one request of a session; later requests have larger ids.
@@ -191,9 +193,17 @@ impl ObjectEntry {
 
 #[derive(Debug, Clone)]
 enum Pending {
-    Observe { path: Path },
-    Fetch { reference: InterfaceReference },
-    Call { path: Path, reference: InterfaceReference, dispatched: bool },
+    Observe {
+        path: Path,
+    },
+    Fetch {
+        reference: InterfaceReference,
+    },
+    Call {
+        path: Path,
+        reference: InterfaceReference,
+        dispatched: bool,
+    },
 }
 
 /// The Known Space of one session.
@@ -303,7 +313,12 @@ impl KnownSpace {
     /// The child paths of `path` in the Host's order, if its children were observed.
     pub fn children(&self, path: &Path) -> Option<Vec<Path>> {
         let names = self.objects.get(path)?.children.as_ref()?;
-        Some(names.iter().filter_map(|name| path.join(name).ok()).collect())
+        Some(
+            names
+                .iter()
+                .filter_map(|name| path.join(name).ok())
+                .collect(),
+        )
     }
 
     /// The interface observation for `reference`, if held.
@@ -335,7 +350,9 @@ impl KnownSpace {
 
     /// Whether the entry at `path` is discoverable.
     pub fn is_discoverable(&self, path: &Path) -> bool {
-        self.objects.get(path).is_some_and(|entry| entry.discoverable)
+        self.objects
+            .get(path)
+            .is_some_and(|entry| entry.discoverable)
     }
 
     /// Whether `path` was named by a call result (known, but not discoverable on that account).
@@ -364,10 +381,14 @@ impl KnownSpace {
     /// Starts an observe of `path`; the entry is Loading until the response is completed.
     pub fn begin_observe(&mut self, path: &Path) -> RequestId {
         let id = self.next_id();
-        self.pending.insert(id, Pending::Observe { path: path.clone() });
+        self.pending
+            .insert(id, Pending::Observe { path: path.clone() });
         self.newest_observe.insert(path.clone(), id);
         let touched = self.tick();
-        let entry = self.objects.entry(path.clone()).or_insert_with(ObjectEntry::new);
+        let entry = self
+            .objects
+            .entry(path.clone())
+            .or_insert_with(ObjectEntry::new);
         entry.loading = Some(id);
         Self::relink(&mut self.lru, entry, path, touched);
         id
@@ -453,8 +474,19 @@ impl KnownSpace {
                     self.newest_fetch.remove(&reference);
                 }
             }
-            Pending::Call { path, reference, dispatched } => {
-                self.pending.insert(id, Pending::Call { path, reference, dispatched });
+            Pending::Call {
+                path,
+                reference,
+                dispatched,
+            } => {
+                self.pending.insert(
+                    id,
+                    Pending::Call {
+                        path,
+                        reference,
+                        dispatched,
+                    },
+                );
                 let outcome = if dispatched {
                     CallOutcome::Unknown
                 } else {
@@ -466,8 +498,13 @@ impl KnownSpace {
     }
 
     fn observe_superseded(&self, path: &Path, id: RequestId) -> bool {
-        self.newest_observe.get(path).is_some_and(|newest| *newest > id)
-            || self.objects.get(path).is_some_and(|entry| entry.revision > id)
+        self.newest_observe
+            .get(path)
+            .is_some_and(|newest| *newest > id)
+            || self
+                .objects
+                .get(path)
+                .is_some_and(|entry| entry.revision > id)
     }
 
     fn apply_tree(&mut self, id: RequestId, root: &Path, tree: &ObjectObservation) -> Completion {
@@ -478,8 +515,9 @@ impl KnownSpace {
             return Completion::InvalidResponse(reason);
         };
         let root_depth = root.segments().count();
-        let (apply, superseded): (Vec<_>, Vec<_>) =
-            nodes.into_iter().partition(|(path, _)| !self.observe_superseded(path, id));
+        let (apply, superseded): (Vec<_>, Vec<_>) = nodes
+            .into_iter()
+            .partition(|(path, _)| !self.observe_superseded(path, id));
         if let Err(reason) = self.check_consistency(&apply) {
             self.fail_object(root, id, SpaceError::InvalidResponse(reason.clone()));
             return Completion::InvalidResponse(reason);
@@ -532,11 +570,11 @@ impl KnownSpace {
             Some(object_ref) => self.scope_evidence_seen(path, object_ref.as_str()),
             None => self.scope_evidence_lost(path),
         }
-        let entry = self.objects.entry(path.clone()).or_insert_with(ObjectEntry::new);
-        let old_ref = entry
-            .object
-            .as_ref()
-            .and_then(|old| old.object_ref.clone());
+        let entry = self
+            .objects
+            .entry(path.clone())
+            .or_insert_with(ObjectEntry::new);
+        let old_ref = entry.object.as_ref().and_then(|old| old.object_ref.clone());
         let old_children = match &node.children {
             Some(_) => entry.children.take(),
             None => None,
@@ -558,7 +596,10 @@ impl KnownSpace {
                 self.unlink_ref(&old_ref, path);
             }
             if let Some(new_ref) = &object.object_ref {
-                self.by_ref.entry(new_ref.clone()).or_default().insert(path.clone());
+                self.by_ref
+                    .entry(new_ref.clone())
+                    .or_default()
+                    .insert(path.clone());
             }
         }
         if discoverable {
@@ -663,7 +704,12 @@ impl KnownSpace {
     /// Starts a fetch of `reference`.
     pub fn begin_fetch(&mut self, reference: &InterfaceReference) -> RequestId {
         let id = self.next_id();
-        self.pending.insert(id, Pending::Fetch { reference: reference.clone() });
+        self.pending.insert(
+            id,
+            Pending::Fetch {
+                reference: reference.clone(),
+            },
+        );
         self.newest_fetch.insert(reference.clone(), id);
         let touched = self.tick();
         let known = self
@@ -693,8 +739,14 @@ impl KnownSpace {
             return Completion::UnknownRequest;
         };
         self.pending.remove(&id);
-        let superseded = self.newest_fetch.get(&reference).is_some_and(|newest| *newest > id)
-            || self.interfaces.get(&reference).is_some_and(|known| known.revision > id);
+        let superseded = self
+            .newest_fetch
+            .get(&reference)
+            .is_some_and(|newest| *newest > id)
+            || self
+                .interfaces
+                .get(&reference)
+                .is_some_and(|known| known.revision > id);
         if self.newest_fetch.get(&reference) == Some(&id) {
             self.newest_fetch.remove(&reference);
         }
@@ -709,11 +761,19 @@ impl KnownSpace {
             match outcome {
                 Ok(Reply::Success(response)) => self.apply_fetch(id, &reference, response),
                 Ok(Reply::Failure { error, .. }) => {
-                    self.fail_interface(&reference, error.code == ProtocolErrorCode::InterfaceNotFound, SpaceError::Protocol(error.code));
+                    self.fail_interface(
+                        &reference,
+                        error.code == ProtocolErrorCode::InterfaceNotFound,
+                        SpaceError::Protocol(error.code),
+                    );
                     Completion::Failed
                 }
                 Err(error) => {
-                    self.fail_interface(&reference, false, SpaceError::Transport(error.to_string()));
+                    self.fail_interface(
+                        &reference,
+                        false,
+                        SpaceError::Transport(error.to_string()),
+                    );
                     Completion::Failed
                 }
             }
@@ -758,7 +818,8 @@ impl KnownSpace {
             && known.scope_ref == response.scope_ref
             && *held != response.descriptor
         {
-            let reason = "the descriptor changed without its validator or scope changing".to_owned();
+            let reason =
+                "the descriptor changed without its validator or scope changing".to_owned();
             known.state = ObservationState::Error(SpaceError::InvalidResponse(reason.clone()));
             return Completion::InvalidResponse(reason);
         }
@@ -797,10 +858,12 @@ impl KnownSpace {
             Some(held) if held == evidence => {}
             Some(_) => {
                 self.retire_scope(scope);
-                self.scope_evidence.insert(scope.clone(), evidence.to_owned());
+                self.scope_evidence
+                    .insert(scope.clone(), evidence.to_owned());
             }
             None => {
-                self.scope_evidence.insert(scope.clone(), evidence.to_owned());
+                self.scope_evidence
+                    .insert(scope.clone(), evidence.to_owned());
                 // Descriptors fetched with no evidence at all keep their lifetime; those whose
                 // scope_ref disagrees with the evidence now seen are of another lifetime.
                 let stale: Vec<InterfaceReference> = self
@@ -877,7 +940,10 @@ impl KnownSpace {
 
     /// Completes a call, marking state as wire-v1 §5 lists.
     pub fn complete_call(&mut self, id: RequestId, outcome: &CallOutcome) -> Completion {
-        let Some(Pending::Call { path, reference, .. }) = self.pending.remove(&id) else {
+        let Some(Pending::Call {
+            path, reference, ..
+        }) = self.pending.remove(&id)
+        else {
             return Completion::UnknownRequest;
         };
         for (map, key) in [(&mut self.pinned_objects, &path)] {
@@ -896,9 +962,18 @@ impl KnownSpace {
         }
         use ProtocolErrorCode as Code;
         let completion = match outcome {
-            CallOutcome::Success { validator: Some(validator) } => self.call_validator(id, &path, validator),
-            CallOutcome::Success { validator: None } | CallOutcome::NotDispatched => Completion::Applied { applied: 0, superseded: 0 },
-            CallOutcome::Failure(Code::ValidatorRequired | Code::ValidatorMismatch | Code::NotFound)
+            CallOutcome::Success {
+                validator: Some(validator),
+            } => self.call_validator(id, &path, validator),
+            CallOutcome::Success { validator: None } | CallOutcome::NotDispatched => {
+                Completion::Applied {
+                    applied: 0,
+                    superseded: 0,
+                }
+            }
+            CallOutcome::Failure(
+                Code::ValidatorRequired | Code::ValidatorMismatch | Code::NotFound,
+            )
             | CallOutcome::Failure(Code::OperationOutcomeUnknown)
             | CallOutcome::Unknown => {
                 self.stale_object(&path, id);
@@ -909,7 +984,9 @@ impl KnownSpace {
                 self.stale_interface(&reference);
                 Completion::Failed
             }
-            CallOutcome::Failure(Code::InterfaceValidatorRequired | Code::InterfaceValidatorMismatch) => {
+            CallOutcome::Failure(
+                Code::InterfaceValidatorRequired | Code::InterfaceValidatorMismatch,
+            ) => {
                 self.stale_interface(&reference);
                 Completion::Failed
             }
@@ -920,11 +997,21 @@ impl KnownSpace {
     }
 
     fn call_validator(&mut self, id: RequestId, path: &Path, validator: &Validator) -> Completion {
-        let Some(object_ref) = self.objects.get(path).and_then(|e| e.object.as_ref()?.object_ref.clone()) else {
+        let Some(object_ref) = self
+            .objects
+            .get(path)
+            .and_then(|e| e.object.as_ref()?.object_ref.clone())
+        else {
             return self.call_validator_at(id, path, validator);
         };
         // One Object at several paths: every path that holds it shows the new validator.
-        let paths: Vec<Path> = self.by_ref.get(&object_ref).into_iter().flatten().cloned().collect();
+        let paths: Vec<Path> = self
+            .by_ref
+            .get(&object_ref)
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
         let mut applied = 0;
         let mut superseded = 0;
         for alias in paths {
@@ -933,11 +1020,22 @@ impl KnownSpace {
                 _ => superseded += 1,
             }
         }
-        Completion::Applied { applied, superseded }
+        Completion::Applied {
+            applied,
+            superseded,
+        }
     }
 
-    fn call_validator_at(&mut self, id: RequestId, path: &Path, validator: &Validator) -> Completion {
-        let newer_observe = self.newest_observe.get(path).is_some_and(|newest| *newest > id);
+    fn call_validator_at(
+        &mut self,
+        id: RequestId,
+        path: &Path,
+        validator: &Validator,
+    ) -> Completion {
+        let newer_observe = self
+            .newest_observe
+            .get(path)
+            .is_some_and(|newest| *newest > id);
         let Some(entry) = self.objects.get_mut(path) else {
             return Completion::StaleResponseRejected;
         };
@@ -950,7 +1048,10 @@ impl KnownSpace {
         object.validator = Some(validator.clone());
         entry.validator_from_call = true;
         entry.revision = id;
-        Completion::Applied { applied: 1, superseded: 0 }
+        Completion::Applied {
+            applied: 1,
+            superseded: 0,
+        }
     }
 
     fn stale_object(&mut self, path: &Path, id: RequestId) {
@@ -1084,12 +1185,21 @@ impl KnownSpace {
         };
         let mut operations = Vec::new();
         for reference in &object.interfaces {
-            let Some(descriptor) = self.interfaces.get(reference).and_then(|k| k.descriptor.as_ref()) else {
+            let Some(descriptor) = self
+                .interfaces
+                .get(reference)
+                .and_then(|k| k.descriptor.as_ref())
+            else {
                 continue;
             };
-            operations.extend(descriptor.operations.iter().map(|operation| DiscoverOperation {
-                name: operation.name.to_string(),
-                summary: operation.documentation.as_ref().map(|d| d.summary.to_string()),
+            operations.extend(descriptor.operations.iter().map(|operation| {
+                DiscoverOperation {
+                    name: operation.name.to_string(),
+                    summary: operation
+                        .documentation
+                        .as_ref()
+                        .map(|d| d.summary.to_string()),
+                }
             }));
         }
         let document = DiscoverDocument {
@@ -1107,13 +1217,22 @@ impl KnownSpace {
     pub fn dump(&self) -> String {
         let mut out = String::new();
         for (path, entry) in &self.objects {
-            let _ = write!(out, "{} {}", Escaped(path.as_str()), state_name(&entry.state()));
+            let _ = write!(
+                out,
+                "{} {}",
+                Escaped(path.as_str()),
+                state_name(&entry.state())
+            );
             if let Some(object) = &entry.object {
                 if let Some(object_ref) = &object.object_ref {
                     let _ = write!(out, " ref={}", Escaped(object_ref.as_str()));
                 }
                 if let Some(validator) = &object.validator {
-                    let _ = write!(out, " v={}", Escaped(&String::from_utf8_lossy(validator.as_bytes())));
+                    let _ = write!(
+                        out,
+                        " v={}",
+                        Escaped(&String::from_utf8_lossy(validator.as_bytes()))
+                    );
                 }
             }
             if let Some(children) = &entry.children {
@@ -1140,7 +1259,11 @@ impl KnownSpace {
                 let _ = write!(out, " scope_ref={}", Escaped(scope_ref.as_str()));
             }
             if let Some(validator) = &known.validator {
-                let _ = write!(out, " v={}", Escaped(&String::from_utf8_lossy(validator.as_bytes())));
+                let _ = write!(
+                    out,
+                    " v={}",
+                    Escaped(&String::from_utf8_lossy(validator.as_bytes()))
+                );
             }
             out.push('\n');
         }

@@ -28,7 +28,10 @@ use wip_model::{
 #[async_trait]
 pub trait Transport: Send + Sync + 'static {
     /// Observes an Object and its descendants to `request.depth`.
-    async fn observe(&self, request: &ObserveRequest) -> Result<Reply<ObserveResponse>, TransportError>;
+    async fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<Reply<ObserveResponse>, TransportError>;
 
     /// Fetches the current descriptor of an interface.
     async fn fetch_interface(

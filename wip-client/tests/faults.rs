@@ -74,7 +74,8 @@ impl FaultHost {
             faults: Mutex::new(VecDeque::new()),
             counters: Counters::default(),
             received_call: Notify::new(),
-            descriptor: codec::decode_descriptor(DESCRIPTOR.as_bytes(), &Limits::default()).unwrap(),
+            descriptor: codec::decode_descriptor(DESCRIPTOR.as_bytes(), &Limits::default())
+                .unwrap(),
             version: AtomicUsize::new(1),
             limits: Limits::default(),
         })
@@ -90,7 +91,9 @@ impl FaultHost {
             description: Some(format!("item {name}").into()),
             interfaces: vec![counter()],
             object_ref: Some(ObjectRef::new(format!("ref-{name}"))),
-            validator: Some(Validator::new(format!("v{}", self.version.load(Ordering::SeqCst)).into_bytes())),
+            validator: Some(Validator::new(
+                format!("v{}", self.version.load(Ordering::SeqCst)).into_bytes(),
+            )),
         }
     }
 
@@ -105,7 +108,10 @@ impl FaultHost {
                 })
                 .collect()
         });
-        ObjectObservation { object: self.object(name), children }
+        ObjectObservation {
+            object: self.object(name),
+            children,
+        }
     }
 
     /// Turns a Host answer into raw HTTP through the fault, then classifies it as the HTTP
@@ -118,7 +124,9 @@ impl FaultHost {
         classify: impl FnOnce(&RawResponse) -> Result<Reply<T>, TransportError>,
     ) -> Result<Reply<T>, TransportError> {
         if let Some(Fault::Refuse) = fault {
-            return Err(TransportError::Connect { detail: "refused".into() });
+            return Err(TransportError::Connect {
+                detail: "refused".into(),
+            });
         }
         let answer = match fault {
             Some(Fault::Error(code)) => Err(ProtocolError::new(code, "injected")),
@@ -130,7 +138,11 @@ impl FaultHost {
             Err(error) => (
                 error.code.http_status(),
                 codec::encode_error(interaction, &error, &self.limits).unwrap_or_else(|_| {
-                    format!(r#"{{"error":{{"code":"{}","message":"x"}}}}"#, error.code.as_str()).into_bytes()
+                    format!(
+                        r#"{{"error":{{"code":"{}","message":"x"}}}}"#,
+                        error.code.as_str()
+                    )
+                    .into_bytes()
                 }),
             ),
         };
@@ -144,9 +156,15 @@ impl FaultHost {
             Some(Fault::Gate(gate)) => {
                 let _ = gate.await;
             }
-            Some(Fault::Drop) => return Err(TransportError::Disconnect { detail: "reset".into() }),
+            Some(Fault::Drop) => {
+                return Err(TransportError::Disconnect {
+                    detail: "reset".into(),
+                });
+            }
             Some(Fault::Timeout) => {
-                return Err(TransportError::Timeout { after: std::time::Duration::from_secs(1) });
+                return Err(TransportError::Timeout {
+                    after: std::time::Duration::from_secs(1),
+                });
             }
             Some(Fault::Truncate) => {
                 let body = raw.body.as_mut().unwrap();
@@ -168,7 +186,10 @@ fn counter() -> InterfaceReference {
 
 #[async_trait]
 impl Transport for FaultHost {
-    async fn observe(&self, request: &ObserveRequest) -> Result<Reply<ObjectObservation>, TransportError> {
+    async fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<Reply<ObjectObservation>, TransportError> {
         self.counters.observes.fetch_add(1, Ordering::SeqCst);
         let fault = self.faults.lock().unwrap().pop_front();
         let limits = self.limits;
@@ -221,23 +242,26 @@ impl Transport for FaultHost {
                     result: Value::String("/a".into()),
                     validator: Some(Validator::new(format!("v{version}").into_bytes())),
                 };
-                Ok(codec::encode_call_operation_response(request, descriptor, &response, &limits).unwrap())
+                Ok(
+                    codec::encode_call_operation_response(request, descriptor, &response, &limits)
+                        .unwrap(),
+                )
             } else {
                 Err(ProtocolError::new(ProtocolErrorCode::Internal, "not run"))
             }
         };
-        self.deliver(
-            fault,
-            ProtocolInteraction::CallOperation,
-            answer,
-            |raw| classify::classify_call_operation(request, descriptor, raw, &limits),
-        )
+        self.deliver(fault, ProtocolInteraction::CallOperation, answer, |raw| {
+            classify::classify_call_operation(request, descriptor, raw, &limits)
+        })
         .await
     }
 }
 
 fn client(host: &Arc<FaultHost>) -> Client {
-    let session = Session { endpoint: "mem:/".into(), security_context: "test".into() };
+    let session = Session {
+        endpoint: "mem:/".into(),
+        security_context: "test".into(),
+    };
     Client::new(host.clone(), session, ClientOptions::default()).unwrap()
 }
 
@@ -250,8 +274,12 @@ fn retrieval(result: &Result<impl Sized, ClientError>) -> String {
     match result {
         Ok(_) => "ok".into(),
         Err(ClientError::Protocol { error }) => format!("protocol {}", error.code.as_str()),
-        Err(ClientError::Transport(TransportError::Binding { kind, status })) => format!("binding {kind} {status}"),
-        Err(ClientError::Transport(TransportError::InvalidResponse { kind, .. })) => format!("invalid {kind}"),
+        Err(ClientError::Transport(TransportError::Binding { kind, status })) => {
+            format!("binding {kind} {status}")
+        }
+        Err(ClientError::Transport(TransportError::InvalidResponse { kind, .. })) => {
+            format!("invalid {kind}")
+        }
         Err(ClientError::Transport(TransportError::Connect { .. })) => "connect".into(),
         Err(ClientError::Transport(TransportError::Disconnect { .. })) => "disconnect".into(),
         Err(ClientError::Transport(TransportError::Timeout { .. })) => "timeout".into(),
@@ -279,11 +307,23 @@ async fn retrieval_faults_are_classified() {
         (Fault::Garbage, "invalid invalid success body"),
         (Fault::Status(201), "invalid non-canonical success status"),
         (Fault::Status(502), "invalid success body on error status"),
-        (Fault::ContentType("text/html"), "invalid invalid success body"),
+        (
+            Fault::ContentType("text/html"),
+            "invalid invalid success body",
+        ),
         (Fault::Gzip, "binding unsupported content coding 200"),
-        (Fault::Error(ProtocolErrorCode::Internal), "protocol internal"),
-        (Fault::Error(ProtocolErrorCode::NotFound), "protocol not_found"),
-        (Fault::Error(ProtocolErrorCode::PermissionDenied), "invalid disallowed protocol code"),
+        (
+            Fault::Error(ProtocolErrorCode::Internal),
+            "protocol internal",
+        ),
+        (
+            Fault::Error(ProtocolErrorCode::NotFound),
+            "protocol not_found",
+        ),
+        (
+            Fault::Error(ProtocolErrorCode::PermissionDenied),
+            "invalid disallowed protocol code",
+        ),
     ];
     for (fault, expected) in cases {
         let host = FaultHost::new();
@@ -292,7 +332,11 @@ async fn retrieval_faults_are_classified() {
         let result = client.observe(&Path::root(), 1).await;
         assert_eq!(retrieval(&result), expected);
         // No retry: one request; the next observe makes a new one and succeeds.
-        assert_eq!(host.counters.observes.load(Ordering::SeqCst), 1, "{expected}");
+        assert_eq!(
+            host.counters.observes.load(Ordering::SeqCst),
+            1,
+            "{expected}"
+        );
         assert!(client.observe(&Path::root(), 1).await.is_ok());
         assert_eq!(host.counters.observes.load(Ordering::SeqCst), 2);
         client.with_space(|space| assert_eq!(space.in_flight(), 0));
@@ -300,8 +344,14 @@ async fn retrieval_faults_are_classified() {
     // The same faults on fetches.
     for (fault, expected) in [
         (Fault::Truncate, "invalid invalid success body"),
-        (Fault::Error(ProtocolErrorCode::InterfaceNotFound), "protocol interface_not_found"),
-        (Fault::Error(ProtocolErrorCode::NotFound), "invalid disallowed protocol code"),
+        (
+            Fault::Error(ProtocolErrorCode::InterfaceNotFound),
+            "protocol interface_not_found",
+        ),
+        (
+            Fault::Error(ProtocolErrorCode::NotFound),
+            "invalid disallowed protocol code",
+        ),
         (Fault::Status(404), "invalid success body on error status"),
     ] {
         let host = FaultHost::new();
@@ -309,23 +359,42 @@ async fn retrieval_faults_are_classified() {
         host.push(fault);
         assert_eq!(retrieval(&client.interface(&counter()).await), expected);
     }
-    let _ = (BindingFailure::HttpStatus, InvalidResponseKind::InvalidSuccessBody);
+    let _ = (
+        BindingFailure::HttpStatus,
+        InvalidResponseKind::InvalidSuccessBody,
+    );
 }
 
 #[tokio::test]
 async fn call_faults_are_classified_and_no_call_runs_twice() {
     let cases: Vec<(Fault, &str, usize)> = vec![
         (Fault::Refuse, "not sent", 0),
-        (Fault::Error(ProtocolErrorCode::Internal), "refused internal", 0),
-        (Fault::Error(ProtocolErrorCode::ValidatorMismatch), "refused validator_mismatch", 0),
-        (Fault::Error(ProtocolErrorCode::OperationOutcomeUnknown), "unknown Protocol", 0),
+        (
+            Fault::Error(ProtocolErrorCode::Internal),
+            "refused internal",
+            0,
+        ),
+        (
+            Fault::Error(ProtocolErrorCode::ValidatorMismatch),
+            "refused validator_mismatch",
+            0,
+        ),
+        (
+            Fault::Error(ProtocolErrorCode::OperationOutcomeUnknown),
+            "unknown Protocol",
+            0,
+        ),
         (Fault::Drop, "unknown Disconnect", 1),
         (Fault::Timeout, "unknown Timeout", 1),
         (Fault::Truncate, "unknown ResponseDecode", 1),
         (Fault::Garbage, "unknown ResponseDecode", 1),
         (Fault::Status(500), "unknown ResponseDecode", 1),
         (Fault::Status(202), "unknown ResponseDecode", 1),
-        (Fault::ContentType("application/problem+json"), "unknown ResponseDecode", 1),
+        (
+            Fault::ContentType("application/problem+json"),
+            "unknown ResponseDecode",
+            1,
+        ),
         (Fault::Gzip, "unknown ResponseDecode", 1),
     ];
     for (fault, expected, executions) in cases {
@@ -334,13 +403,27 @@ async fn call_faults_are_classified_and_no_call_runs_twice() {
         client.observe(&Path::root(), 0).await.unwrap();
         client.interface(&counter()).await.unwrap();
         host.push(fault);
-        let result = client.call(&Path::root(), &counter(), "bump", bump(1)).await;
+        let result = client
+            .call(&Path::root(), &counter(), "bump", bump(1))
+            .await;
         assert_eq!(call_name(&result), expected);
-        assert_eq!(host.counters.calls.load(Ordering::SeqCst), 1, "{expected}: one request, never retried");
-        assert_eq!(host.counters.executions.load(Ordering::SeqCst), executions, "{expected}");
+        assert_eq!(
+            host.counters.calls.load(Ordering::SeqCst),
+            1,
+            "{expected}: one request, never retried"
+        );
+        assert_eq!(
+            host.counters.executions.load(Ordering::SeqCst),
+            executions,
+            "{expected}"
+        );
         let state = client.with_space(|space| space.object(&Path::root()).unwrap().state);
         let stale = expected.starts_with("unknown") || expected.ends_with("validator_mismatch");
-        assert_eq!(state == ObservationState::Stale, stale, "{expected}: {state:?}");
+        assert_eq!(
+            state == ObservationState::Stale,
+            stale,
+            "{expected}: {state:?}"
+        );
         client.with_space(|space| assert_eq!(space.in_flight(), 0));
     }
 }
@@ -349,28 +432,56 @@ async fn call_faults_are_classified_and_no_call_runs_twice() {
 async fn a_successful_call_carries_the_observed_validators_and_finds_entries() {
     let host = FaultHost::new();
     let client = client(&host);
-    let success = client.call(&Path::root(), &counter(), "bump", bump(2)).await.unwrap();
+    let success = client
+        .call(&Path::root(), &counter(), "bump", bump(2))
+        .await
+        .unwrap();
     assert_eq!(success.entries.len(), 1);
     assert_eq!(success.entries[0].path.as_str(), "/a");
     assert_eq!(success.validator, Some(Validator::new(b"v2".to_vec())));
     client.with_space(|space| {
-        assert_eq!(space.fresh_object(&Path::root()).unwrap().validator, success.validator);
+        assert_eq!(
+            space.fresh_object(&Path::root()).unwrap().validator,
+            success.validator
+        );
         assert!(space.is_mentioned(&Path::new("/a").unwrap()));
         assert!(!space.is_discoverable(&Path::new("/a").unwrap()));
     });
     // Invalid arguments are caught before anything is sent.
     let wrong = BTreeMap::from([("by".to_owned(), Value::String("x".into()))]);
     let result = client.call(&Path::root(), &counter(), "bump", wrong).await;
-    assert!(matches!(result, Err(CallError::InvalidArguments(_))), "{result:?}");
-    let json = client.call_json(&Path::root(), &counter(), "bump", &serde_json::json!({"by": 1.5})).await;
-    assert!(matches!(json, Err(CallError::InvalidArguments(_))), "{json:?}");
-    let unknown = client.call(&Path::root(), &counter(), "nope", BTreeMap::new()).await;
+    assert!(
+        matches!(result, Err(CallError::InvalidArguments(_))),
+        "{result:?}"
+    );
+    let json = client
+        .call_json(
+            &Path::root(),
+            &counter(),
+            "bump",
+            &serde_json::json!({"by": 1.5}),
+        )
+        .await;
+    assert!(
+        matches!(json, Err(CallError::InvalidArguments(_))),
+        "{json:?}"
+    );
+    let unknown = client
+        .call(&Path::root(), &counter(), "nope", BTreeMap::new())
+        .await;
     assert!(matches!(unknown, Err(CallError::UnknownOperation { .. })));
     let other = InterfaceReference::new(Path::root(), InterfaceName::new("other").unwrap());
     let not_member = client.call(&Path::root(), &other, "bump", bump(1)).await;
     assert_eq!(not_member, Err(CallError::NotAMember));
     assert_eq!(host.counters.calls.load(Ordering::SeqCst), 1);
-    let ok = client.call_json(&Path::root(), &counter(), "bump", &serde_json::json!({"by": 3})).await;
+    let ok = client
+        .call_json(
+            &Path::root(),
+            &counter(),
+            "bump",
+            &serde_json::json!({"by": 3}),
+        )
+        .await;
     assert!(ok.is_ok());
     assert_eq!(host.counters.calls.load(Ordering::SeqCst), 2);
     assert_eq!(host.counters.executions.load(Ordering::SeqCst), 2);
@@ -385,7 +496,12 @@ async fn a_thousand_concurrent_observes_make_one_request() {
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..1000 {
         let client = client.clone();
-        tasks.spawn(async move { client.observe(&Path::root(), 1).await.map(|tree| tree.object_count()) });
+        tasks.spawn(async move {
+            client
+                .observe(&Path::root(), 1)
+                .await
+                .map(|tree| tree.object_count())
+        });
     }
     // On this single-threaded runtime the tasks run in spawn order: by the time the request
     // (spawned by the first of them) runs, every one of them has joined it.
@@ -421,7 +537,8 @@ async fn a_reordered_older_answer_does_not_overwrite_a_newer_one() {
     open.send(()).unwrap();
     let tree = slow.await.unwrap().unwrap();
     assert_eq!(tree.object.validator, Some(Validator::new(b"v1".to_vec())));
-    let held = client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator.clone());
+    let held =
+        client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator.clone());
     assert_eq!(held, Some(Validator::new(b"v2".to_vec())));
     // The whole older answer was rejected: not even the children it alone had were written.
     assert!(client.with_space(|space| space.object(&Path::new("/a").unwrap()).is_none()));
@@ -437,19 +554,29 @@ async fn a_call_dropped_mid_flight_leaves_consistent_state_and_runs_once() {
     host.push(Fault::Gate(gate));
     let call = {
         let client = client.clone();
-        tokio::spawn(async move { client.call(&Path::root(), &counter(), "bump", bump(1)).await })
+        tokio::spawn(async move {
+            client
+                .call(&Path::root(), &counter(), "bump", bump(1))
+                .await
+        })
     };
     host.received_call.notified().await;
     call.abort();
     assert!(call.await.unwrap_err().is_cancelled());
     client.with_space(|space| {
         assert_eq!(space.in_flight(), 0);
-        assert_eq!(space.object(&Path::root()).unwrap().state, ObservationState::Stale);
+        assert_eq!(
+            space.object(&Path::root()).unwrap().state,
+            ObservationState::Stale
+        );
     });
     let _ = open.send(());
     assert_eq!(host.counters.calls.load(Ordering::SeqCst), 1);
     // The next call first re-observes the stale Object (a retrieval), then runs once.
-    client.call(&Path::root(), &counter(), "bump", bump(1)).await.unwrap();
+    client
+        .call(&Path::root(), &counter(), "bump", bump(1))
+        .await
+        .unwrap();
     assert_eq!(host.counters.calls.load(Ordering::SeqCst), 2);
     assert_eq!(host.counters.observes.load(Ordering::SeqCst), 2);
     let _ = UnknownReason::Dropped;

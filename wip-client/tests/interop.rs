@@ -21,12 +21,20 @@ async fn server(options: DemoOptions) -> DemoServer {
 }
 
 fn lab() -> DemoOptions {
-    DemoOptions { lab: true, deep_levels: 3, wide_operations: 5, ..DemoOptions::default() }
+    DemoOptions {
+        lab: true,
+        deep_levels: 3,
+        wide_operations: 5,
+        ..DemoOptions::default()
+    }
 }
 
 fn client_with(server: &DemoServer, token: Option<&str>) -> Client {
     let endpoint = Endpoint::parse(&server.endpoint()).unwrap();
-    let options = HttpOptions { bearer_token: token.map(str::to_owned), ..HttpOptions::default() };
+    let options = HttpOptions {
+        bearer_token: token.map(str::to_owned),
+        ..HttpOptions::default()
+    };
     let session = Session {
         endpoint: endpoint.to_string(),
         security_context: token.map_or("anonymous", |_| "token").to_owned(),
@@ -72,7 +80,16 @@ async fn crawl_discover_resolve_and_fetch_every_interface() {
     assert!(report.is_complete(), "{report:?}");
     assert!(report.objects > 60, "{report:?}");
     // A tight budget stops early and says what is left.
-    let small = client_with(&server, None).crawl(&Path::root(), CrawlBudget { max_objects: 5, max_requests: 1, depth: 1 }).await;
+    let small = client_with(&server, None)
+        .crawl(
+            &Path::root(),
+            CrawlBudget {
+                max_objects: 5,
+                max_requests: 1,
+                depth: 1,
+            },
+        )
+        .await;
     assert!(!small.is_complete());
     assert_eq!(small.requests, 1);
     assert!(!small.frontier.is_empty());
@@ -87,7 +104,10 @@ async fn crawl_discover_resolve_and_fetch_every_interface() {
     });
     assert!(references.len() > 10);
     for reference in &references {
-        let interface = client.interface(reference).await.unwrap_or_else(|e| panic!("{reference:?}: {e}"));
+        let interface = client
+            .interface(reference)
+            .await
+            .unwrap_or_else(|e| panic!("{reference:?}: {e}"));
         assert_eq!(&interface.reference, reference);
     }
     let fetches = server.counters().fetch_interface;
@@ -99,13 +119,30 @@ async fn crawl_discover_resolve_and_fetch_every_interface() {
     // Discover in English and Japanese; the root itself was observed at depth 0 of the crawl
     // and is not discoverable, children are.
     let hits = client.discover(&Path::root(), "alice", 5);
-    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("/people/alice"), "{hits:?}");
+    assert_eq!(
+        hits.first().map(|h| h.path.as_str()),
+        Some("/people/alice"),
+        "{hits:?}"
+    );
     let hits = client.discover(&path("/projects"), "日本語 ドキュメント", 5);
-    assert_eq!(hits.first().map(|h| h.path.as_str()), Some("/projects/日本語 ドキュメント"), "{hits:?}");
-    assert!(client.discover(&path("/people"), "日本語", 5).iter().all(|h| h.path.as_str().starts_with("/people/")));
+    assert_eq!(
+        hits.first().map(|h| h.path.as_str()),
+        Some("/projects/日本語 ドキュメント"),
+        "{hits:?}"
+    );
+    assert!(
+        client
+            .discover(&path("/people"), "日本語", 5)
+            .iter()
+            .all(|h| h.path.as_str().starts_with("/people/"))
+    );
     assert!(!client.with_space(|space| space.is_discoverable(&Path::root())));
     // Operation names of fetched descriptors are searchable too.
-    assert!(!client.discover(&path("/projects/wip"), "reopen", 5).is_empty());
+    assert!(
+        !client
+            .discover(&path("/projects/wip"), "reopen", 5)
+            .is_empty()
+    );
 
     // Resolve: from the Known Space without a request when fresh.
     let observes = server.counters().observe;
@@ -121,30 +158,72 @@ async fn calls_succeed_invalid_arguments_stay_home_and_a_stale_validator_is_refu
     let ours = client(&server);
     let theirs = client(&server);
     let issue = path("/projects/wip/2");
-    let read = ours.call_json(&issue, &iref("/", "issue.read"), "read", &json!({})).await.unwrap();
+    let read = ours
+        .call_json(&issue, &iref("/", "issue.read"), "read", &json!({}))
+        .await
+        .unwrap();
     assert!(matches!(read.result, Value::Record(_)));
 
     // Invalid arguments are caught before anything is sent.
     let lifecycle = iref("/projects/wip", "issue::lifecycle");
     let before = server.counters().call_operation;
-    let bad = ours.call_json(&issue, &lifecycle, "close", &json!({"reason": "bogus"})).await;
-    assert!(matches!(bad, Err(CallError::InvalidArguments(_))), "{bad:?}");
-    let unknown = ours.call_json(&issue, &lifecycle, "close", &json!({"nope": 1})).await;
-    assert!(matches!(unknown, Err(CallError::InvalidArguments(_))), "{unknown:?}");
+    let bad = ours
+        .call_json(&issue, &lifecycle, "close", &json!({"reason": "bogus"}))
+        .await;
+    assert!(
+        matches!(bad, Err(CallError::InvalidArguments(_))),
+        "{bad:?}"
+    );
+    let unknown = ours
+        .call_json(&issue, &lifecycle, "close", &json!({"nope": 1}))
+        .await;
+    assert!(
+        matches!(unknown, Err(CallError::InvalidArguments(_))),
+        "{unknown:?}"
+    );
     assert_eq!(server.counters().call_operation, before);
 
     // Another writer changes the issue; our close carries the validator we observed.
     ours.resolve(&issue).await.unwrap();
-    let assign = theirs.call_json(&issue, &lifecycle, "assign", &json!({"assignee": "/people/alice"})).await.unwrap();
-    assert!(assign.entries.iter().any(|e| e.path.as_str() == "/people/alice"));
-    let stale = ours.call_json(&issue, &lifecycle, "close", &json!({})).await;
-    assert_eq!(refused(&stale), Some(ProtocolErrorCode::ValidatorMismatch), "{stale:?}");
-    assert_eq!(ours.with_space(|s| s.object(&issue).unwrap().state), ObservationState::Stale);
+    let assign = theirs
+        .call_json(
+            &issue,
+            &lifecycle,
+            "assign",
+            &json!({"assignee": "/people/alice"}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        assign
+            .entries
+            .iter()
+            .any(|e| e.path.as_str() == "/people/alice")
+    );
+    let stale = ours
+        .call_json(&issue, &lifecycle, "close", &json!({}))
+        .await;
+    assert_eq!(
+        refused(&stale),
+        Some(ProtocolErrorCode::ValidatorMismatch),
+        "{stale:?}"
+    );
+    assert_eq!(
+        ours.with_space(|s| s.object(&issue).unwrap().state),
+        ObservationState::Stale
+    );
     // Asked again, the client observes the Object afresh and the close goes through once.
-    let closes = server.counters().operation("/projects/wip", "issue::lifecycle", "close");
-    let closed = ours.call_json(&issue, &lifecycle, "close", &json!({"reason": "completed"})).await.unwrap();
+    let closes = server
+        .counters()
+        .operation("/projects/wip", "issue::lifecycle", "close");
+    let closed = ours
+        .call_json(&issue, &lifecycle, "close", &json!({"reason": "completed"}))
+        .await
+        .unwrap();
     assert_eq!(case(&closed.result), "closed");
-    let after = server.counters().operation("/projects/wip", "issue::lifecycle", "close");
+    let after = server
+        .counters()
+        .operation("/projects/wip", "issue::lifecycle", "close");
     assert_eq!(after.requested - closes.requested, 1);
     assert_eq!(after.executed - closes.executed, 1);
     // The validator the call returned is the one the Known Space holds now.
@@ -161,7 +240,10 @@ async fn lab_delete_and_entries_only_known_from_results() {
     client.observe(&project, 1).await.unwrap();
     let issue = path("/lab/tracker/alpha/1");
     assert!(client.with_space(|s| s.is_discoverable(&issue)));
-    let deleted = client.call_json(&issue, &iref("/lab", "lab.issue"), "delete", &json!({})).await.unwrap();
+    let deleted = client
+        .call_json(&issue, &iref("/lab", "lab.issue"), "delete", &json!({}))
+        .await
+        .unwrap();
     let audit = deleted.entries[0].path.clone();
     assert!(audit.as_str().starts_with("/lab/audit/"));
     // The audit record is known from the result only: resolvable, never discoverable.
@@ -172,7 +254,12 @@ async fn lab_delete_and_entries_only_known_from_results() {
     let record = client.resolve(&audit).await.unwrap();
     assert!(record.interfaces.contains(&iref("/lab", "lab.record")));
     assert!(!client.with_space(|s| s.is_discoverable(&audit)));
-    assert!(client.discover(&path("/lab"), "audit", 50).iter().all(|hit| hit.path != audit));
+    assert!(
+        client
+            .discover(&path("/lab"), "audit", 50)
+            .iter()
+            .all(|hit| hit.path != audit)
+    );
     // The project no longer lists the issue: its entry goes stale and leaves the index.
     client.observe(&project, 1).await.unwrap();
     client.with_space(|s| {
@@ -180,8 +267,12 @@ async fn lab_delete_and_entries_only_known_from_results() {
         assert!(!s.is_discoverable(&issue));
     });
     let gone = client.observe(&issue, 0).await;
-    assert!(matches!(gone, Err(ClientError::Protocol { ref error }) if error.code == ProtocolErrorCode::NotFound));
-    let again = client.call_json(&issue, &iref("/lab", "lab.issue"), "delete", &json!({})).await;
+    assert!(
+        matches!(gone, Err(ClientError::Protocol { ref error }) if error.code == ProtocolErrorCode::NotFound)
+    );
+    let again = client
+        .call_json(&issue, &iref("/lab", "lab.issue"), "delete", &json!({}))
+        .await;
     assert!(matches!(again, Err(CallError::Prepare(_))), "{again:?}");
     server.shutdown().await;
 }
@@ -192,17 +283,34 @@ async fn lab_move_keeps_the_ref_and_loses_the_old_path() {
     let client = client(&server);
     let old = path("/lab/tracker/alpha/3");
     let moved = client
-        .call_json(&old, &iref("/lab", "lab.issue"), "move_to", &json!({"project": "/lab/tracker/beta"}))
+        .call_json(
+            &old,
+            &iref("/lab", "lab.issue"),
+            "move_to",
+            &json!({"project": "/lab/tracker/beta"}),
+        )
         .await
         .unwrap();
     assert_eq!(case(&moved.result), "moved");
     let new = moved.entries[0].path.clone();
     assert_eq!(new.as_str(), "/lab/tracker/beta/3");
     let object = client.resolve(&new).await.unwrap();
-    assert_eq!(object.object_ref.as_ref().map(|r| r.as_str()), Some("lab-issue:3"));
-    let lost = client.call_json(&old, &iref("/lab", "lab.issue"), "read", &json!({})).await;
-    assert_eq!(refused(&lost), Some(ProtocolErrorCode::NotFound), "{lost:?}");
-    assert_eq!(client.with_space(|s| s.object(&old).unwrap().state), ObservationState::Stale);
+    assert_eq!(
+        object.object_ref.as_ref().map(|r| r.as_str()),
+        Some("lab-issue:3")
+    );
+    let lost = client
+        .call_json(&old, &iref("/lab", "lab.issue"), "read", &json!({}))
+        .await;
+    assert_eq!(
+        refused(&lost),
+        Some(ProtocolErrorCode::NotFound),
+        "{lost:?}"
+    );
+    assert_eq!(
+        client.with_space(|s| s.object(&old).unwrap().state),
+        ObservationState::Stale
+    );
     server.shutdown().await;
 }
 
@@ -213,19 +321,51 @@ async fn lab_archive_retires_the_scope_and_revise_retires_the_descriptor() {
     let project = path("/lab/tracker/alpha");
     let issue = path("/lab/tracker/alpha/2");
     let board = iref("/lab/tracker/alpha", "board");
-    client.call_json(&issue, &board, "label", &json!({"label": "one"})).await.unwrap();
-    let archived = client.call_json(&project, &iref("/lab", "lab.project"), "archive", &json!({})).await.unwrap();
-    assert!(matches!(archived.result, Value::Record(_) | Value::String(_)));
+    client
+        .call_json(&issue, &board, "label", &json!({"label": "one"}))
+        .await
+        .unwrap();
+    let archived = client
+        .call_json(
+            &project,
+            &iref("/lab", "lab.project"),
+            "archive",
+            &json!({}),
+        )
+        .await
+        .unwrap();
+    assert!(matches!(
+        archived.result,
+        Value::Record(_) | Value::String(_)
+    ));
     // Our board observation carries the old scope_ref: the Host refuses, both go stale.
-    let mismatch = client.call_json(&issue, &board, "label", &json!({"label": "two"})).await;
-    assert_eq!(refused(&mismatch), Some(ProtocolErrorCode::InterfaceMismatch), "{mismatch:?}");
-    assert_eq!(client.with_space(|s| s.interface(&board).unwrap().state.clone()), ObservationState::Stale);
-    client.call_json(&issue, &board, "label", &json!({"label": "two"})).await.unwrap();
+    let mismatch = client
+        .call_json(&issue, &board, "label", &json!({"label": "two"}))
+        .await;
+    assert_eq!(
+        refused(&mismatch),
+        Some(ProtocolErrorCode::InterfaceMismatch),
+        "{mismatch:?}"
+    );
+    assert_eq!(
+        client.with_space(|s| s.interface(&board).unwrap().state.clone()),
+        ObservationState::Stale
+    );
+    client
+        .call_json(&issue, &board, "label", &json!({"label": "two"}))
+        .await
+        .unwrap();
     // Observing the re-created scope Object shows its new ref, the evidence the refetched
     // board already carries: nothing is retired.
     let scope = client.observe(&project, 0).await.unwrap();
-    assert_eq!(scope.object.object_ref.as_ref().map(|r| r.as_str()), Some("lab-project:alpha/2"));
-    assert_eq!(client.with_space(|s| s.interface(&board).unwrap().state.clone()), ObservationState::Fresh);
+    assert_eq!(
+        scope.object.object_ref.as_ref().map(|r| r.as_str()),
+        Some("lab-project:alpha/2")
+    );
+    assert_eq!(
+        client.with_space(|s| s.interface(&board).unwrap().state.clone()),
+        ObservationState::Fresh
+    );
 
     // Another client archives beta; observing beta's new ref retires our board descriptor
     // before any call is refused.
@@ -235,27 +375,65 @@ async fn lab_archive_retires_the_scope_and_revise_retires_the_descriptor() {
     client.observe(&beta, 1).await.unwrap();
     client.interface(&beta_board).await.unwrap();
     let other = client_with(&server, None);
-    other.call_json(&beta, &iref("/lab", "lab.project"), "archive", &json!({})).await.unwrap();
+    other
+        .call_json(&beta, &iref("/lab", "lab.project"), "archive", &json!({}))
+        .await
+        .unwrap();
     client.observe(&beta, 1).await.unwrap();
     client.with_space(|s| {
         let known = s.interface(&beta_board).unwrap();
         assert_eq!(known.state, ObservationState::Stale);
         assert!(known.descriptor.is_none());
     });
-    let labels = server.counters().operation("/lab/tracker/beta", "board", "label");
-    client.call_json(&beta_issue, &beta_board, "label", &json!({"label": "fresh"})).await.unwrap();
-    let after = server.counters().operation("/lab/tracker/beta", "board", "label");
-    assert_eq!((after.requested - labels.requested, after.executed - labels.executed), (1, 1));
+    let labels = server
+        .counters()
+        .operation("/lab/tracker/beta", "board", "label");
+    client
+        .call_json(
+            &beta_issue,
+            &beta_board,
+            "label",
+            &json!({"label": "fresh"}),
+        )
+        .await
+        .unwrap();
+    let after = server
+        .counters()
+        .operation("/lab/tracker/beta", "board", "label");
+    assert_eq!(
+        (
+            after.requested - labels.requested,
+            after.executed - labels.executed
+        ),
+        (1, 1)
+    );
 
     // form#revise publishes a new descriptor; the old interface validator is refused once.
     let schema = path("/lab/schema");
     let form = iref("/lab/schema", "form");
-    let revised = client.call_json(&schema, &form, "revise", &json!({})).await.unwrap();
+    let revised = client
+        .call_json(&schema, &form, "revise", &json!({}))
+        .await
+        .unwrap();
     assert_eq!(revised.result, Value::Integer(2));
-    let old = client.call_json(&schema, &form, "submit", &json!({"text": "hi"})).await;
-    assert_eq!(refused(&old), Some(ProtocolErrorCode::InterfaceValidatorMismatch), "{old:?}");
+    let old = client
+        .call_json(&schema, &form, "submit", &json!({"text": "hi"}))
+        .await;
+    assert_eq!(
+        refused(&old),
+        Some(ProtocolErrorCode::InterfaceValidatorMismatch),
+        "{old:?}"
+    );
     // The next call fetches revision 2, whose submit takes `urgent`.
-    client.call_json(&schema, &form, "submit", &json!({"text": "hi", "urgent": true})).await.unwrap();
+    client
+        .call_json(
+            &schema,
+            &form,
+            "submit",
+            &json!({"text": "hi", "urgent": true}),
+        )
+        .await
+        .unwrap();
     server.shutdown().await;
 }
 
@@ -267,13 +445,32 @@ async fn lab_alias_shows_one_validator_at_both_paths() {
     let pinned = path("/lab/pinned/handbook");
     client.observe(&path("/lab/docs"), 1).await.unwrap();
     client.observe(&path("/lab/pinned"), 1).await.unwrap();
-    let appended = client.call_json(&docs, &iref("/lab", "lab.doc"), "append", &json!({"line": "x"})).await.unwrap();
+    let appended = client
+        .call_json(
+            &docs,
+            &iref("/lab", "lab.doc"),
+            "append",
+            &json!({"line": "x"}),
+        )
+        .await
+        .unwrap();
     client.with_space(|s| {
         assert_eq!(s.fresh_object(&docs).unwrap().validator, appended.validator);
-        assert_eq!(s.fresh_object(&pinned).unwrap().validator, appended.validator);
+        assert_eq!(
+            s.fresh_object(&pinned).unwrap().validator,
+            appended.validator
+        );
     });
     // Through the other path, with the validator the alias now holds, the call goes through.
-    client.call_json(&pinned, &iref("/lab", "lab.doc"), "append", &json!({"line": "y"})).await.unwrap();
+    client
+        .call_json(
+            &pinned,
+            &iref("/lab", "lab.doc"),
+            "append",
+            &json!({"line": "y"}),
+        )
+        .await
+        .unwrap();
     // A fresh observation of both agrees with what is held: no inconsistency.
     client.observe(&path("/lab/docs"), 1).await.unwrap();
     client.observe(&path("/lab/pinned"), 1).await.unwrap();
@@ -282,25 +479,54 @@ async fn lab_alias_shows_one_validator_at_both_paths() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn auth_tokens_and_bare_statuses() {
-    let auth = DemoAuth { token: "full-token".into(), observer_token: Some("observer-token".into()) };
-    let server = server(DemoOptions { auth: Some(auth), ..lab() }).await;
+    let auth = DemoAuth {
+        token: "full-token".into(),
+        observer_token: Some("observer-token".into()),
+    };
+    let server = server(DemoOptions {
+        auth: Some(auth),
+        ..lab()
+    })
+    .await;
     let none = client_with(&server, None).observe(&Path::root(), 0).await;
     assert!(
-        matches!(none, Err(ClientError::Transport(TransportError::Binding { status: 401, kind: BindingFailure::AuthenticationRequired }))),
+        matches!(
+            none,
+            Err(ClientError::Transport(TransportError::Binding {
+                status: 401,
+                kind: BindingFailure::AuthenticationRequired
+            }))
+        ),
         "{none:?}"
     );
-    let wrong = client_with(&server, Some("wrong")).observe(&Path::root(), 0).await;
+    let wrong = client_with(&server, Some("wrong"))
+        .observe(&Path::root(), 0)
+        .await;
     assert!(
-        matches!(wrong, Err(ClientError::Transport(TransportError::Binding { status: 403, kind: BindingFailure::EndpointForbidden }))),
+        matches!(
+            wrong,
+            Err(ClientError::Transport(TransportError::Binding {
+                status: 403,
+                kind: BindingFailure::EndpointForbidden
+            }))
+        ),
         "{wrong:?}"
     );
     let observer = client_with(&server, Some("observer-token"));
     let vault = path("/lab/vault");
     observer.resolve(&vault).await.unwrap();
-    let denied = observer.call_json(&vault, &iref("/lab", "lab.vault"), "open", &json!({})).await;
-    assert_eq!(refused(&denied), Some(ProtocolErrorCode::PermissionDenied), "{denied:?}");
+    let denied = observer
+        .call_json(&vault, &iref("/lab", "lab.vault"), "open", &json!({}))
+        .await;
+    assert_eq!(
+        refused(&denied),
+        Some(ProtocolErrorCode::PermissionDenied),
+        "{denied:?}"
+    );
     let full = client_with(&server, Some("full-token"));
-    full.call_json(&vault, &iref("/lab", "lab.vault"), "open", &json!({})).await.unwrap();
+    full.call_json(&vault, &iref("/lab", "lab.vault"), "open", &json!({}))
+        .await
+        .unwrap();
     server.shutdown().await;
 }
 
@@ -312,7 +538,12 @@ async fn a_thousand_concurrent_observes_over_http_make_one_request() {
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..1000 {
         let client = client.clone();
-        tasks.spawn(async move { client.observe(&Path::new("/projects").unwrap(), 1).await.is_ok() });
+        tasks.spawn(async move {
+            client
+                .observe(&Path::new("/projects").unwrap(), 1)
+                .await
+                .is_ok()
+        });
     }
     while let Some(result) = tasks.join_next().await {
         assert!(result.unwrap());

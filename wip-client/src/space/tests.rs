@@ -44,7 +44,7 @@ impl Node {
         self.0.object.interfaces.push(reference(scope, name));
         self
     }
-    fn kids(mut self, children: impl IntoIterator<Item = Node>) -> Self {
+    fn kids(mut self, children: impl IntoIterator<Item = Self>) -> Self {
         self.0.children = Some(children.into_iter().map(|n| n.0).collect());
         self
     }
@@ -69,7 +69,13 @@ enum Event {
     ObserveBroken(&'static str),
     Abandon(&'static str),
     Fetch(&'static str, &'static str, &'static str),
-    Descriptor(&'static str, Option<&'static str>, Option<&'static str>, &'static str, &'static str),
+    Descriptor(
+        &'static str,
+        Option<&'static str>,
+        Option<&'static str>,
+        &'static str,
+        &'static str,
+    ),
     FetchFails(&'static str, Code),
     Call(&'static str, &'static str, &'static str, &'static str),
     Dispatched(&'static str),
@@ -80,7 +86,10 @@ enum Event {
 
 fn completion_name(completion: &Completion) -> String {
     match completion {
-        Completion::Applied { applied, superseded } => format!("applied {applied}/{superseded}"),
+        Completion::Applied {
+            applied,
+            superseded,
+        } => format!("applied {applied}/{superseded}"),
         Completion::StaleResponseRejected => "stale".into(),
         Completion::InvalidResponse(_) => "invalid".into(),
         Completion::Failed => "failed".into(),
@@ -114,7 +123,9 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                 assert_eq!(completion_name(&got), want, "step {step}");
             }
             Event::ObserveBroken(label) => {
-                let outcome = Err(TransportError::Disconnect { detail: "reset".into() });
+                let outcome = Err(TransportError::Disconnect {
+                    detail: "reset".into(),
+                });
                 space.complete_observe(id(label), &outcome);
             }
             Event::Abandon(label) => space.abandon(id(label)),
@@ -122,7 +133,8 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                 ids.insert(label, space.begin_fetch(&reference(scope, name)));
             }
             Event::Descriptor(label, scope_ref, validator, operation, want) => {
-                let Some(Pending::Fetch { reference }) = space.pending.get(&id(label)).cloned() else {
+                let Some(Pending::Fetch { reference }) = space.pending.get(&id(label)).cloned()
+                else {
                     panic!("step {step}: not a fetch");
                 };
                 let response = FetchInterfaceResponse {
@@ -142,7 +154,10 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                 space.complete_fetch(id(label), &outcome);
             }
             Event::Call(label, path, scope, name) => {
-                ids.insert(label, space.begin_call(&Path::new(path).unwrap(), &reference(scope, name)));
+                ids.insert(
+                    label,
+                    space.begin_call(&Path::new(path).unwrap(), &reference(scope, name)),
+                );
             }
             Event::Dispatched(label) => space.mark_dispatched(id(label)),
             Event::CallEnds(label, outcome) => {
@@ -167,15 +182,15 @@ fn check(events: Vec<Event>, expected: &str) {
 use Event::*;
 
 fn issues(v1: &str) -> Node {
-    node("p").r("p").kids([node("1").r("i1").v(v1).d("login fails"), node("2").r("i2").v("1")])
+    node("p").r("p").kids([
+        node("1").r("i1").v(v1).d("login fails"),
+        node("2").r("i2").v("1"),
+    ])
 }
 
 #[test]
 fn loading_then_fresh_with_discoverable_children_only() {
-    check(
-        vec![Observe("a", "/p")],
-        "/p loading",
-    );
+    check(vec![Observe("a", "/p")], "/p loading");
     check(
         vec![
             Observe("a", "/p"),
@@ -232,7 +247,11 @@ fn an_older_response_never_overwrites_a_newer_request() {
         vec![
             Observe("deep", "/p"),
             Observe("one", "/p/1"),
-            Tree("one", node("1").r("i1").v("2").d("login fails"), "applied 1/0"),
+            Tree(
+                "one",
+                node("1").r("i1").v("2").d("login fails"),
+                "applied 1/0",
+            ),
             Tree("deep", issues("1"), "applied 2/1"),
         ],
         "
@@ -271,7 +290,11 @@ fn a_child_missing_from_a_newer_observation_goes_stale() {
             Observe("a", "/p"),
             Tree("a", issues("1"), "applied 3/0"),
             Observe("b", "/p"),
-            Tree("b", node("p").r("p").kids([node("2").r("i2").v("1")]), "applied 2/0"),
+            Tree(
+                "b",
+                node("p").r("p").kids([node("2").r("i2").v("1")]),
+                "applied 2/0",
+            ),
         ],
         "
 /p fresh ref=p children=[2]
@@ -346,7 +369,11 @@ fn contradictions_are_invalid_responses() {
     check(
         vec![
             Observe("a", "/s"),
-            Tree("a", node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]), "invalid"),
+            Tree(
+                "a",
+                node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]),
+                "invalid",
+            ),
         ],
         "",
     );
@@ -377,25 +404,78 @@ fn call_outcomes_mark_state_as_section_5_lists() {
         ]
     };
     let cases: Vec<(CallOutcome, &str, &str)> = vec![
-        (CallOutcome::Success { validator: Some(Validator::new(b"2".to_vec())) }, "fresh ref=i1 v=2", "fresh"),
-        (CallOutcome::Success { validator: None }, "fresh ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::ValidatorMismatch), "stale ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::ValidatorRequired), "stale ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::NotFound), "stale ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::InterfaceMismatch), "stale ref=i1 v=1", "stale"),
-        (CallOutcome::Failure(Code::InterfaceValidatorMismatch), "fresh ref=i1 v=1", "stale"),
-        (CallOutcome::Failure(Code::InterfaceValidatorRequired), "fresh ref=i1 v=1", "stale"),
-        (CallOutcome::Failure(Code::InvalidArguments), "fresh ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::PermissionDenied), "fresh ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::Internal), "fresh ref=i1 v=1", "fresh"),
-        (CallOutcome::Failure(Code::OperationOutcomeUnknown), "stale ref=i1 v=1", "fresh"),
+        (
+            CallOutcome::Success {
+                validator: Some(Validator::new(b"2".to_vec())),
+            },
+            "fresh ref=i1 v=2",
+            "fresh",
+        ),
+        (
+            CallOutcome::Success { validator: None },
+            "fresh ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::ValidatorMismatch),
+            "stale ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::ValidatorRequired),
+            "stale ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::NotFound),
+            "stale ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::InterfaceMismatch),
+            "stale ref=i1 v=1",
+            "stale",
+        ),
+        (
+            CallOutcome::Failure(Code::InterfaceValidatorMismatch),
+            "fresh ref=i1 v=1",
+            "stale",
+        ),
+        (
+            CallOutcome::Failure(Code::InterfaceValidatorRequired),
+            "fresh ref=i1 v=1",
+            "stale",
+        ),
+        (
+            CallOutcome::Failure(Code::InvalidArguments),
+            "fresh ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::PermissionDenied),
+            "fresh ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::Internal),
+            "fresh ref=i1 v=1",
+            "fresh",
+        ),
+        (
+            CallOutcome::Failure(Code::OperationOutcomeUnknown),
+            "stale ref=i1 v=1",
+            "fresh",
+        ),
         (CallOutcome::Unknown, "stale ref=i1 v=1", "fresh"),
         (CallOutcome::NotDispatched, "fresh ref=i1 v=1", "fresh"),
     ];
     for (outcome, object, interface) in cases {
         let mut events = setup();
         events.push(CallEnds("c", outcome));
-        check(events, &format!("/p/1 {object}\niface /#issue {interface} v=x"));
+        check(
+            events,
+            &format!("/p/1 {object}\niface /#issue {interface} v=x"),
+        );
     }
     // A dropped call future after dispatch is an unknown outcome; before dispatch, nothing.
     let mut events = setup();
@@ -408,19 +488,39 @@ fn a_call_validator_reaches_every_path_of_the_object() {
     check(
         vec![
             Observe("a", "/s"),
-            Tree("a", node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]).i("/", "doc").r("s"), "invalid"),
+            Tree(
+                "a",
+                node("s")
+                    .kids([node("x").r("h").v("1"), node("y").r("h").v("1")])
+                    .i("/", "doc")
+                    .r("s"),
+                "invalid",
+            ),
         ],
         "",
     );
     check(
         vec![
             Observe("a", "/s"),
-            Tree("a", node("s").kids([node("h").r("h").v("1")]), "applied 2/0"),
+            Tree(
+                "a",
+                node("s").kids([node("h").r("h").v("1")]),
+                "applied 2/0",
+            ),
             Observe("b", "/t"),
-            Tree("b", node("t").kids([node("h").r("h").v("1")]), "applied 2/0"),
+            Tree(
+                "b",
+                node("t").kids([node("h").r("h").v("1")]),
+                "applied 2/0",
+            ),
             Call("c", "/s/h", "/", "doc"),
             Dispatched("c"),
-            CallEnds("c", CallOutcome::Success { validator: Some(Validator::new(b"2".to_vec())) }),
+            CallEnds(
+                "c",
+                CallOutcome::Success {
+                    validator: Some(Validator::new(b"2".to_vec())),
+                },
+            ),
             // A later observation with the new validator and the new text is no contradiction.
             Observe("d", "/s/h"),
             Tree("d", node("h").r("h").v("2").d("appended"), "applied 1/0"),
@@ -448,7 +548,10 @@ fn abandoned_and_failed_observes_leave_no_loading_entry() {
         "/p error(internal)",
     );
     check(
-        vec![Fetch("f", "/", "x"), FetchFails("f", Code::InterfaceNotFound)],
+        vec![
+            Fetch("f", "/", "x"),
+            FetchFails("f", Code::InterfaceNotFound),
+        ],
         "iface /#x error(interface_not_found) no-descriptor",
     );
 }
