@@ -1,0 +1,242 @@
+//! `HttpTransport` against a scripted loopback HTTP server: the request it sends (route,
+//! method, headers, token), the body limit enforced while reading, redirects not followed, the
+//! per-request timeout, and keep-alive reuse.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Mutex;
+use wip_client::{
+    BindingFailure, Endpoint, HttpOptions, HttpTransport, InvalidResponseKind, Reply, Transport,
+    TransportError,
+};
+use wip_model::codec::Limits;
+use wip_model::{ObserveRequest, Path};
+
+/// A server that answers every request with `response` (`None`: never answers), recording the
+/// requests it read and the connections it accepted.
+struct Scripted {
+    endpoint: String,
+    requests: Arc<Mutex<Vec<String>>>,
+    connections: Arc<AtomicUsize>,
+}
+
+async fn scripted(response: Option<Vec<u8>>) -> Scripted {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let endpoint = format!("http://{}/wip", listener.local_addr().unwrap());
+    let requests = Arc::new(Mutex::new(Vec::new()));
+    let connections = Arc::new(AtomicUsize::new(0));
+    let (seen, count) = (requests.clone(), connections.clone());
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(serve(stream, response.clone(), seen.clone()));
+        }
+    });
+    Scripted {
+        endpoint,
+        requests,
+        connections,
+    }
+}
+
+async fn serve(mut stream: TcpStream, response: Option<Vec<u8>>, seen: Arc<Mutex<Vec<String>>>) {
+    let mut buffer = Vec::new();
+    loop {
+        // Read one request: headers, then Content-Length bytes of body.
+        let head_end = loop {
+            if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break end + 4;
+            }
+            let mut chunk = [0u8; 4096];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        };
+        let head = String::from_utf8_lossy(&buffer[..head_end]).to_string();
+        let length: usize = head
+            .lines()
+            .find_map(|line| {
+                line.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .map(|v| v.trim().parse().unwrap())
+            })
+            .unwrap_or(0);
+        while buffer.len() < head_end + length {
+            let mut chunk = [0u8; 4096];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let body = String::from_utf8_lossy(&buffer[head_end..head_end + length]).to_string();
+        buffer.drain(..head_end + length);
+        seen.lock().await.push(format!("{head}{body}"));
+        let Some(response) = &response else {
+            // Never answer; keep the connection open until the client gives up.
+            let mut sink = [0u8; 1];
+            let _ = stream.read(&mut sink).await;
+            return;
+        };
+        if stream.write_all(response).await.is_err() {
+            return;
+        }
+    }
+}
+
+fn transport(endpoint: &str, options: HttpOptions) -> HttpTransport {
+    HttpTransport::new(Endpoint::parse(endpoint).unwrap(), options).unwrap()
+}
+
+fn root() -> ObserveRequest {
+    ObserveRequest {
+        path: Path::root(),
+        depth: 0,
+    }
+}
+
+fn ok() -> Vec<u8> {
+    let body = r#"{"object":{"name":"","interfaces":[]}}"#;
+    format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn requests_follow_the_binding_and_connections_are_reused() {
+    let server = scripted(Some(ok())).await;
+    let options = HttpOptions {
+        bearer_token: Some("secret".into()),
+        ..HttpOptions::default()
+    };
+    let transport = transport(&server.endpoint, options);
+    for _ in 0..3 {
+        let reply = transport.observe(&root()).await.unwrap();
+        assert!(matches!(reply, Reply::Success(_)), "{reply:?}");
+    }
+    let requests = server.requests.lock().await;
+    assert_eq!(requests.len(), 3);
+    let first = requests[0].to_ascii_lowercase();
+    assert!(
+        first.starts_with("post /wip/v1/observe http/1.1\r\n"),
+        "{first}"
+    );
+    assert!(
+        first.contains("content-type: application/json; charset=utf-8\r\n"),
+        "{first}"
+    );
+    assert!(first.contains("accept: application/json\r\n"), "{first}");
+    assert!(
+        first.contains("authorization: bearer secret\r\n"),
+        "{first}"
+    );
+    assert!(first.ends_with(r#"{"depth":0,"path":"/"}"#), "{first}");
+    // Keep-alive: one connection for the three requests.
+    assert_eq!(server.connections.load(Ordering::SeqCst), 1);
+    // The token never shows in the transport's debug output.
+    assert!(!format!("{transport:?}").contains("secret"));
+}
+
+#[tokio::test]
+async fn the_body_limit_is_enforced_while_reading() {
+    // A chunked body that would go on far past the limit.
+    let mut response =
+        b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+            .to_vec();
+    for _ in 0..64 {
+        response.extend_from_slice(b"400\r\n");
+        response.extend_from_slice(&[b' '; 0x400]);
+        response.extend_from_slice(b"\r\n");
+    }
+    response.extend_from_slice(b"0\r\n\r\n");
+    let server = scripted(Some(response)).await;
+    let limits = Limits::new(1024, 4096, 64).unwrap();
+    let transport = transport(
+        &server.endpoint,
+        HttpOptions {
+            limits,
+            ..HttpOptions::default()
+        },
+    );
+    let error = transport.observe(&root()).await.unwrap_err();
+    assert!(
+        matches!(&error, TransportError::InvalidResponse { kind: InvalidResponseKind::InvalidSuccessBody, detail, .. } if detail.contains("limit")),
+        "{error:?}"
+    );
+    // A declared length over the limit is refused before reading; on an error status it is
+    // a binding failure.
+    let server = scripted(Some(
+        b"HTTP/1.1 500 Oops\r\ncontent-type: application/json\r\ncontent-length: 99999\r\n\r\n"
+            .to_vec(),
+    ))
+    .await;
+    let transport = self::transport(
+        &server.endpoint,
+        HttpOptions {
+            limits,
+            ..HttpOptions::default()
+        },
+    );
+    let error = transport.observe(&root()).await.unwrap_err();
+    assert_eq!(
+        error,
+        TransportError::Binding {
+            status: 500,
+            kind: BindingFailure::BodyTooLarge
+        }
+    );
+}
+
+#[tokio::test]
+async fn redirects_are_not_followed() {
+    let response =
+        "HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:9/elsewhere\r\ncontent-length: 0\r\n\r\n";
+    let server = scripted(Some(response.as_bytes().to_vec())).await;
+    let transport = transport(
+        &server.endpoint,
+        HttpOptions {
+            bearer_token: Some("t".into()),
+            ..HttpOptions::default()
+        },
+    );
+    let error = transport.observe(&root()).await.unwrap_err();
+    assert_eq!(
+        error,
+        TransportError::Binding {
+            status: 302,
+            kind: BindingFailure::HttpStatus
+        }
+    );
+    assert_eq!(server.requests.lock().await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_silent_server_times_out_and_a_closed_port_does_not_connect() {
+    let server = scripted(None).await;
+    let options = HttpOptions {
+        timeout: Duration::from_millis(200),
+        ..HttpOptions::default()
+    };
+    let transport = transport(&server.endpoint, options);
+    let error = transport.observe(&root()).await.unwrap_err();
+    assert!(matches!(error, TransportError::Timeout { .. }), "{error:?}");
+    assert!(error.may_have_reached_host());
+
+    // A port nobody listens on: bind, learn the port, close.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    let transport = self::transport(&format!("http://{addr}/"), HttpOptions::default());
+    let error = transport.observe(&root()).await.unwrap_err();
+    assert!(matches!(error, TransportError::Connect { .. }), "{error:?}");
+    assert!(!error.may_have_reached_host());
+}
