@@ -331,8 +331,12 @@ impl Client {
 
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
     pub async fn resolve(&self, path: &Path) -> Result<Object, ClientError> {
-        if let Some(object) = self.state().space.fresh_object(path).cloned() {
-            return Ok(object);
+        {
+            let mut state = self.state();
+            if let Some(object) = state.space.fresh_object(path).cloned() {
+                state.space.touch(path);
+                return Ok(object);
+            }
         }
         Ok(self.observe(path, 0).await?.object.clone())
     }
@@ -724,6 +728,19 @@ async fn wait<T: Clone>(
 }
 
 fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
+    if let Ok(Reply::Failure {
+        error,
+        status_mismatch: Some(mismatch),
+    }) = outcome
+    {
+        // The envelope decides (wire-v1 §4.8); the status is only worth a diagnostic.
+        tracing::warn!(
+            code = error.code.as_str(),
+            status = mismatch.actual,
+            expected = mismatch.expected,
+            "http status differs from the canonical status of the protocol error"
+        );
+    }
     match outcome {
         Ok(Reply::Success(_)) => "success".into(),
         Ok(Reply::Failure { error, .. }) => error.code.as_str().into(),
@@ -735,3 +752,9 @@ fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
         Err(_) => "error".into(),
     }
 }
+
+// `Client` is shared across tasks and threads.
+const _: fn() = || {
+    fn shareable<T: Clone + Send + Sync + 'static>() {}
+    shareable::<Client>();
+};

@@ -588,3 +588,30 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
         "/a fresh\n/c fresh",
     );
 }
+
+#[test]
+fn a_duplicate_response_changes_nothing() {
+    let session = Session {
+        endpoint: "e/".into(),
+        security_context: "s".into(),
+    };
+    let mut space = KnownSpace::new(session, SpaceLimits::default()).unwrap();
+    let id = space.begin_observe(&Path::root());
+    let first = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("1").0)));
+    assert_eq!(completion_name(&first), "applied 1/0");
+    let before = space.dump();
+    let again = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("2").0)));
+    assert_eq!(again, Completion::UnknownRequest);
+    assert_eq!(space.dump(), before);
+    let call = space.begin_call(&Path::root(), &reference("/", "x"));
+    space.mark_dispatched(call);
+    space.complete_call(
+        call,
+        &CallOutcome::Success {
+            validator: Some(Validator::new(b"3".to_vec())),
+        },
+    );
+    let twice = space.complete_call(call, &CallOutcome::Unknown);
+    assert_eq!(twice, Completion::UnknownRequest);
+    assert_eq!(space.dump().trim(), "/ fresh ref=root v=3");
+}
