@@ -604,3 +604,64 @@ async fn a_dropped_observer_does_not_stop_the_shared_request() {
     assert!(host.counters.observes.load(Ordering::SeqCst) <= 2);
     client.with_space(|space| assert_eq!(space.in_flight(), 0));
 }
+
+/// A test double of the index seam: counts what the Known Space tells it.
+#[derive(Default)]
+struct CountingIndex {
+    inner: wip_client::TokenIndex,
+    upserts: Arc<AtomicUsize>,
+    removes: Arc<AtomicUsize>,
+}
+
+impl wip_client::DiscoverIndex for CountingIndex {
+    fn upsert(&mut self, document: wip_client::DiscoverDocument) {
+        self.upserts.fetch_add(1, Ordering::SeqCst);
+        self.inner.upsert(document);
+    }
+    fn remove(&mut self, path: &Path) {
+        self.removes.fetch_add(1, Ordering::SeqCst);
+        self.inner.remove(path);
+    }
+    fn search(&self, scope: &Path, query: &str, limit: usize) -> Vec<wip_client::DiscoverHit> {
+        self.inner.search(scope, query, limit)
+    }
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+#[tokio::test]
+async fn another_index_plugs_in_and_sees_only_children() {
+    let host = FaultHost::new();
+    let index = CountingIndex::default();
+    let (upserts, removes) = (index.upserts.clone(), index.removes.clone());
+    let session = Session {
+        endpoint: "mem:/".into(),
+        security_context: "test".into(),
+    };
+    let client = Client::with_index(
+        host.clone(),
+        session,
+        ClientOptions::default(),
+        Box::new(index),
+    )
+    .unwrap();
+    client.observe(&Path::root(), 0).await.unwrap();
+    assert_eq!(
+        upserts.load(Ordering::SeqCst),
+        0,
+        "a depth-0 observe adds nothing"
+    );
+    client.observe(&Path::root(), 1).await.unwrap();
+    assert_eq!(upserts.load(Ordering::SeqCst), 2, "the two children");
+    // Fetching their interface re-indexes them with its operations, in place.
+    client.interface(&counter()).await.unwrap();
+    assert_eq!(upserts.load(Ordering::SeqCst), 4);
+    let hits = client.discover(&Path::root(), "bump", 10);
+    assert_eq!(hits.len(), 2);
+    // not_found at the root: the subtree leaves the index.
+    host.push(Fault::Error(ProtocolErrorCode::NotFound));
+    let _ = client.observe(&Path::root(), 1).await;
+    assert_eq!(removes.load(Ordering::SeqCst), 2);
+    assert!(client.discover(&Path::root(), "bump", 10).is_empty());
+}
