@@ -240,3 +240,26 @@ async fn a_silent_server_times_out_and_a_closed_port_does_not_connect() {
     assert!(matches!(error, TransportError::Connect { .. }), "{error:?}");
     assert!(!error.may_have_reached_host());
 }
+
+#[tokio::test]
+async fn https_goes_through_rustls_with_the_ring_provider_and_a_failed_handshake_is_not_sent() {
+    // A plain-HTTP server behind an https endpoint: the TLS handshake fails while connecting,
+    // so nothing was sent; no process-wide crypto provider is needed or installed.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let _ = stream
+            .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
+            .await;
+    });
+    let options = HttpOptions {
+        timeout: Duration::from_secs(5),
+        ..HttpOptions::default()
+    };
+    let transport = transport(&format!("https://{addr}/wip"), options);
+    let error = transport.observe(&root()).await.unwrap_err();
+    assert!(matches!(error, TransportError::Connect { .. }), "{error:?}");
+    assert!(!error.may_have_reached_host());
+    assert!(rustls::crypto::CryptoProvider::get_default().is_none());
+}
