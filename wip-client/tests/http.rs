@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpListener;
 use tokio::sync::Mutex;
 use wip_client::{
     BindingFailure, Endpoint, HttpOptions, HttpTransport, InvalidResponseKind, Reply, Transport,
@@ -46,7 +46,11 @@ async fn scripted(response: Option<Vec<u8>>) -> Scripted {
     }
 }
 
-async fn serve(mut stream: TcpStream, response: Option<Vec<u8>>, seen: Arc<Mutex<Vec<String>>>) {
+async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
+    mut stream: S,
+    response: Option<Vec<u8>>,
+    seen: Arc<Mutex<Vec<String>>>,
+) {
     let mut buffer = Vec::new();
     loop {
         // Read one request: headers, then Content-Length bytes of body.
@@ -261,5 +265,54 @@ async fn https_goes_through_rustls_with_the_ring_provider_and_a_failed_handshake
     let error = transport.observe(&root()).await.unwrap_err();
     assert!(matches!(error, TransportError::Connect { .. }), "{error:?}");
     assert!(!error.may_have_reached_host());
+    assert!(rustls::crypto::CryptoProvider::get_default().is_none());
+}
+
+#[tokio::test]
+async fn https_with_a_configured_root_works_end_to_end() {
+    let certified = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
+    let cert = certified.cert.der().clone();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.key_pair.serialize_der().into());
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let server_config = rustls::ServerConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![cert.clone()], key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(server_config));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let requests = seen.clone();
+    tokio::spawn(async move {
+        let (stream, _) = listener.accept().await.unwrap();
+        let tls = acceptor.accept(stream).await.unwrap();
+        serve(tls, Some(ok()), seen).await;
+    });
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(cert).unwrap();
+    let client_config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let options = HttpOptions {
+        tls: Some(Arc::new(client_config)),
+        bearer_token: Some("over-tls".into()),
+        ..HttpOptions::default()
+    };
+    let transport = transport(&format!("https://{addr}/wip"), options);
+    for _ in 0..2 {
+        let reply = transport.observe(&root()).await.unwrap();
+        assert!(matches!(reply, Reply::Success(_)), "{reply:?}");
+    }
+    let requests = requests.lock().await;
+    assert_eq!(requests.len(), 2, "one TLS connection, kept alive");
+    assert!(
+        requests[0]
+            .to_ascii_lowercase()
+            .contains("authorization: bearer over-tls\r\n")
+    );
     assert!(rustls::crypto::CryptoProvider::get_default().is_none());
 }
