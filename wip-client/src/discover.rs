@@ -1,5 +1,5 @@
 //! The Discoverable Space seam: what is indexed about an entry, the `DiscoverIndex` trait, and
-//! `TokenIndex`, the simple default engine used until the wip-index BM25 engine plugs in.
+//! `TokenIndex`, a small engine of its own (the default is `Bm25Index`, the wip-index engine).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -61,9 +61,9 @@ pub trait DiscoverIndex: Send + Sync {
     }
 }
 
-/// The default [`DiscoverIndex`]: an inverted index of tokens with field-weighted term
-/// frequency scoring. It is the fallback until the wip-index engine (BM25, top-k pruning) plugs
-/// in behind the same trait.
+/// A small [`DiscoverIndex`]: an inverted index of tokens with field-weighted term frequency
+/// scoring, kept as an alternative to the default [`Bm25Index`](crate::Bm25Index) and as the
+/// reference the seam's contract tests run against.
 ///
 /// Tokens are runs of alphanumeric characters, lowercased; runs of CJK characters (Han,
 /// Hiragana, Katakana, Hangul) become overlapping character bigrams (a single character stays a

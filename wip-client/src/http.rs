@@ -192,9 +192,6 @@ impl fmt::Debug for HttpOptions {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum HttpTransportError {
-    /// The limits are unusable.
-    #[error("unusable limits: {0}")]
-    Limits(#[from] codec::LimitsError),
     /// The bearer token cannot travel in a header.
     #[error("the bearer token cannot travel in an http header")]
     Token,
@@ -233,7 +230,6 @@ impl fmt::Debug for HttpTransport {
 impl HttpTransport {
     /// A transport to `endpoint`. Needs a tokio runtime when used, not when built.
     pub fn new(endpoint: Endpoint, options: HttpOptions) -> Result<Self, HttpTransportError> {
-        options.limits.check()?;
         let authorization = match &options.bearer_token {
             Some(token) => {
                 let mut value = HeaderValue::from_str(&format!("Bearer {token}"))
@@ -303,7 +299,7 @@ impl HttpTransport {
         let request = builder
             .body(Full::new(Bytes::from(body)))
             .expect("method, route and headers are valid");
-        let maximum = self.limits.max_response_bytes;
+        let maximum = self.limits.max_response_bytes();
         let work = async {
             let response = self.client.request(request).await.map_err(|error| {
                 if error.is_connect() {

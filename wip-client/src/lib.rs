@@ -13,8 +13,9 @@
 //!   [`ObservationState`], lazily materialised trees, interface observations keyed by the exact
 //!   reference, supersession, staleness, scope lifetimes, call outcomes and bounded LRU capacity.
 //! - The Discoverable Space is the subset of entries that came back as children of observe
-//!   trees, indexed behind [`DiscoverIndex`] ([`discover`]); [`TokenIndex`] is the default until
-//!   the wip-index engine plugs in through [`Client::with_index`].
+//!   trees, indexed behind [`DiscoverIndex`] ([`discover`]): by default in [`Bm25Index`], the
+//!   wip-index engine (BM25, top-k pruning, CJK bigrams); [`TokenIndex`] is a small alternative,
+//!   and any other engine plugs in through [`Client::with_index`].
 //! - [`Client`] drives the core over a transport: coalesced observes and fetches, resolve,
 //!   crawl, and [`Client::call`], which checks arguments before sending and never retries.
 //!
@@ -60,10 +61,12 @@ pub use http::{
 pub use transport::{
     BindingFailure, InvalidResponseKind, Reply, StatusMismatch, Transport, TransportError,
 };
+mod bm25;
 mod client;
 pub mod discover;
 pub mod space;
 
+pub use bm25::Bm25Index;
 pub use client::{
     CallError, CallSuccess, Client, ClientError, ClientOptions, CrawlBudget, CrawlReport,
     InterfaceObservation, UnknownReason,

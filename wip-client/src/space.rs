@@ -13,9 +13,8 @@ use wip_model::{
     ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
 };
 
-use crate::discover::{
-    DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation, TokenIndex,
-};
+use crate::bm25::Bm25Index;
+use crate::discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation};
 use crate::transport::{Reply, TransportError};
 
 /// Identifies one request of a session; later requests have larger ids.
@@ -247,9 +246,9 @@ impl fmt::Debug for KnownSpace {
 pub struct ZeroLimit;
 
 impl KnownSpace {
-    /// An empty Known Space with the default index ([`TokenIndex`]).
+    /// An empty Known Space with the default index ([`Bm25Index`]).
     pub fn new(session: Session, limits: SpaceLimits) -> Result<Self, ZeroLimit> {
-        Self::with_index(session, limits, Box::new(TokenIndex::new()))
+        Self::with_index(session, limits, Box::new(Bm25Index::new()))
     }
 
     /// An empty Known Space whose Discoverable Space lives in `index`.
