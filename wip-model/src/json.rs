@@ -22,7 +22,9 @@
 //! `ValidationErrorKind`s validation reports.
 //!
 //! JSON given here may nest up to [`MAX_NESTING_CAP`] levels; it is already in memory, so no byte
-//! limit applies.
+//! limit applies. A `serde_json::Value` is written out as text before it is read, and
+//! serde_json writes without a depth limit: a hand-built one nested thousands of levels deep
+//! can exhaust the stack there (serde_json's own parser never builds one deeper than 128).
 //!
 //! ```
 //! use wip_model::codec::decode_descriptor;

@@ -1,9 +1,9 @@
 //! `Serialize` and `Deserialize` (feature `serde`) for the protocol types, in their wire JSON shape.
 //!
 //! Each impl goes through the codec, so the serde form is exactly the wire form and what is
-//! deserialized is checked as strictly as a body is: unknown and missing members, `null` for an
-//! optional member, non-canonical base64 and invalid content are refused with the codec's
-//! message. The value passes through a `serde_json::Value` on the way, which works with any
+//! deserialized is checked as a body is: unknown and missing members, `null` for an optional
+//! member, non-canonical base64 and invalid content are refused with the codec's message (one
+//! exception below: repeated keys). The value passes through a `serde_json::Value` on the way, which works with any
 //! self-describing format; repeated keys in the source are resolved by that format's
 //! deserializer before the codec sees them.
 //!

@@ -20,7 +20,13 @@ use crate::validate::{ValidationError, validate_descriptor};
 ///
 /// Lookups of operations, types, record fields, parameters and cases cost a binary search where
 /// a list is long (more than 16 entries) and a short scan otherwise, so reading or checking a
-/// value stays near linear in its size however large the descriptor is.
+/// value stays near linear in its size however large the descriptor is. The indexes cover the
+/// lists inside this descriptor; a type expression built or cloned outside it is looked up by
+/// scanning.
+///
+/// Validity does not include the format: a descriptor of another format is valid when its
+/// declarations are. The decoders accept only `wip-interface/1`, so every `ValidDescriptor` a
+/// decoder returns has that format.
 ///
 /// ```
 /// use wip_model::{INTERFACE_FORMAT_V1, InterfaceDescriptor, TypeExpr, ValidDescriptor};
