@@ -47,6 +47,29 @@ fn call(operation: &str) -> CallOperationRequest {
     }
 }
 
+/// The names compared while decoding `body` as the result of `operation`, and while validating
+/// the decoded result.
+fn decode_and_validate(descriptor: &ValidDescriptor, operation: &str, body: &str) -> (u64, u64) {
+    let request = call(operation);
+    let mut decoded = None;
+    let decoding = comparisons(|| {
+        decoded = Some(
+            decode_call_operation_response(
+                &request,
+                descriptor,
+                body.as_bytes(),
+                &Limits::default(),
+            )
+            .expect("the result decodes"),
+        );
+    });
+    let result = decoded.expect("decoded").result;
+    let validating = comparisons(|| {
+        validate_result(descriptor, operation, &result).expect("the result is valid");
+    });
+    (decoding, validating)
+}
+
 fn comparisons(run: impl FnOnce()) -> u64 {
     NAME_COMPARISONS.with(|count| count.set(0));
     run();
@@ -65,23 +88,7 @@ fn a_wide_record_decodes_and_validates_in_near_linear_work() {
         body.push_str(&format!(r#""f{index}":"v""#));
     }
     body.push_str("}}");
-    let request = call("get");
-    let mut decoded = None;
-    let decoding = comparisons(|| {
-        decoded = Some(
-            decode_call_operation_response(
-                &request,
-                &descriptor,
-                body.as_bytes(),
-                &Limits::default(),
-            )
-            .expect("the wide result decodes"),
-        );
-    });
-    let result = decoded.expect("decoded").result;
-    let validating = comparisons(|| {
-        validate_result(&descriptor, "get", &result).expect("the wide result is valid");
-    });
+    let (decoding, validating) = decode_and_validate(&descriptor, "get", &body);
     // A binary search over 10⁵ names takes at most 17 comparisons; a scan would take 5·10⁹ in
     // all. Allow a generous 64 per member for each pass.
     let bound = 64 * FIELDS as u64;
@@ -107,23 +114,7 @@ fn many_small_records_of_a_wide_type_cost_no_scan_of_its_fields() {
     descriptor.operations.push(list);
     let descriptor = ValidDescriptor::new(descriptor).expect("still valid");
     let body = format!(r#"{{"result":[{}]}}"#, vec!["{}"; VALUES].join(","));
-    let request = call("list");
-    let mut decoded = None;
-    let decoding = comparisons(|| {
-        decoded = Some(
-            decode_call_operation_response(
-                &request,
-                &descriptor,
-                body.as_bytes(),
-                &Limits::default(),
-            )
-            .expect("empty records are valid"),
-        );
-    });
-    let result = decoded.expect("decoded").result;
-    let validating = comparisons(|| {
-        validate_result(&descriptor, "list", &result).expect("valid");
-    });
+    let (decoding, validating) = decode_and_validate(&descriptor, "list", &body);
     // Looking for missing members field by field would look at 2·10⁸ declarations.
     assert!(decoding <= VALUES as u64, "decoding looked at {decoding}");
     assert!(
