@@ -65,6 +65,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod client;
 mod definitions;
 mod discover;
 mod failure;

@@ -1,0 +1,295 @@
+//! [`Worldspace`] for [`wip_client::Client`]: the tools over a real WIP client, each trait method
+//! mapped onto the client's API as documented here.
+//!
+//! The mapping of each method is documented on the impl, where rustdoc shows it.
+
+use async_trait::async_trait;
+use wip_client::{CallError, Client, ClientError, CrawlBudget, UnknownReason};
+use wip_model::{
+    FetchInterfaceResponse, InterfaceReference, ObjectObservation, Path, ProtocolError,
+    ProtocolErrorCode,
+};
+
+use crate::worldspace::{
+    Call, CallOutcome, CallSuccess, Coverage, SearchHit, SearchPage, SearchRequest, Worldspace,
+    WorldspaceError,
+};
+
+/// The tools' Worldspace over a WIP client: each method mapped onto the client's API.
+///
+/// # search
+///
+/// - **Crawl.** The unexplored part of the scope is read from the Known Space: every held Object
+///   at or below the scope whose children were never observed, and the scope itself when nothing
+///   of it is held yet. Those are expanded breadth first (shallow paths first, then path order)
+///   with [`Client::crawl`] at the default crawl depth, the requests of all of them together
+///   bounded by [`SearchRequest::crawl_budget`]. Already explored subtrees are not observed again.
+///   A path whose observe fails stays unexplored, so it is counted in `unexplored` and a later
+///   search tries it again; only a failure of the scope itself, when nothing of the scope is held,
+///   fails the search.
+/// - **Rank.** A non-empty query is ranked by [`Client::discover`] with a limit as large as the
+///   whole Discoverable Space, so every matching entry comes back; `offset` and `limit` are then
+///   applied to that list. The ranking is the index's (deterministic, ties by path), so pages of
+///   the same index line up.
+/// - **Empty query.** The index ranks by query words and returns nothing for none, so an empty
+///   query lists the discoverable entries of the scope from the Known Space
+///   ([`Client::with_space`]) in path order.
+/// - **`total`** is the exact number of indexed entries of the scope that match the query (that
+///   contain at least one of its words, as the index tokenises them), or all indexed entries of
+///   the scope for an empty query. It says nothing of entries not crawled yet: `coverage` does.
+/// - **`coverage`**: `indexed` counts the discoverable entries at or below the scope (the scope
+///   itself included when it is discoverable, as [`Client::discover`] searches it too);
+///   `crawled` counts the observe requests this search sent; `unexplored` counts the held Objects
+///   of the scope whose children are still unobserved after the crawl, plus one for the scope
+///   itself when nothing of it is held.
+/// - Each hit carries the Object as last observed, which may be older than the Host's current
+///   state; `resolve` gives a current one.
+///
+/// # resolve and fetch_interface
+///
+/// `resolve` is [`Client::resolve`]: the Known Space's Object while its observation is fresh,
+/// else a depth-0 observe. It is returned without children, as a depth-0 observation is. Using
+/// the held observation is what makes the validator a call sends the one last inspected, so a
+/// change by another writer meets `validator_mismatch` instead of being overwritten unseen.
+/// `fetch_interface` is [`Client::interface`], its observation field for field.
+///
+/// # call
+///
+/// [`Client::call`], once; nothing here retries it. Its outcomes map as follows:
+///
+/// | [`CallError`] | here | why |
+/// |---|---|---|
+/// | none (success) | [`CallOutcome::Success`] | result, entries and validator as the client read them |
+/// | `Refused` with a code that guarantees no effect | [`CallOutcome::Failed`] | the Host refused; nothing ran |
+/// | `Refused` with `operation_outcome_unknown` | [`CallOutcome::OutcomeUnknown`] | the client reports that code as unknown already; kept safe here too |
+/// | `OutcomeUnknown` (Host said so, timeout, disconnect, undecodable response, dropped) | [`CallOutcome::OutcomeUnknown`] | sent, and the result did not arrive |
+/// | `NotSent` | `Err(`[`WorldspaceError::Unavailable`]`)` | the request never left the client |
+/// | `Prepare` | `Err`, the retrieval's error | the Object or interface could not be observed; nothing was sent |
+/// | `NotAMember`, `UnknownOperation`, `InvalidArguments` | `Err(`[`WorldspaceError::Protocol`]`)` with `interface_mismatch`, `operation_not_found`, `invalid_arguments` | the client checked, before sending, the rule the Host would have refused the call by; the message says the client refused it |
+/// | a variant added later | [`CallOutcome::OutcomeUnknown`] | whether it was sent cannot be told, and only "unknown" never wrongly promises that nothing ran |
+#[async_trait]
+impl Worldspace for Client {
+    async fn search(&self, request: SearchRequest) -> Result<SearchPage, WorldspaceError> {
+        let crawled = crawl_unexplored(self, &request).await?;
+        Ok(self.with_space(|space| {
+            let matching: Vec<Path> = if request.query.trim().is_empty() {
+                space
+                    .paths()
+                    .filter(|path| {
+                        request.scope.is_ancestor_or_self_of(path) && space.is_discoverable(path)
+                    })
+                    .cloned()
+                    .collect()
+            } else {
+                // The index holds no more documents than this, so nothing that matches is cut.
+                let all = space.discoverable_count();
+                space
+                    .discover(&request.scope, &request.query, all)
+                    .into_iter()
+                    .map(|hit| hit.path)
+                    .collect()
+            };
+            let hits = matching
+                .iter()
+                .skip(request.offset)
+                .take(request.limit)
+                .filter_map(|path| {
+                    let object = space.object(path)?.object?.clone();
+                    Some(SearchHit {
+                        path: path.clone(),
+                        object,
+                    })
+                })
+                .collect();
+            let mut indexed = 0;
+            let mut unexplored = 0;
+            let mut scope_held = false;
+            for path in space.paths() {
+                if !request.scope.is_ancestor_or_self_of(path) {
+                    continue;
+                }
+                let Some(known) = space.object(path) else {
+                    continue;
+                };
+                if known.discoverable {
+                    indexed += 1;
+                }
+                if known.object.is_some() {
+                    scope_held |= *path == request.scope;
+                    if known.children.is_none() {
+                        unexplored += 1;
+                    }
+                }
+            }
+            SearchPage {
+                hits,
+                total: matching.len(),
+                coverage: Coverage {
+                    indexed,
+                    crawled,
+                    unexplored: unexplored + usize::from(!scope_held),
+                },
+            }
+        }))
+    }
+
+    async fn resolve(&self, path: &Path) -> Result<ObjectObservation, WorldspaceError> {
+        // The inherent method (inherent items win over the trait's of the same name).
+        let object = Self::resolve(self, path).await.map_err(retrieval_error)?;
+        Ok(ObjectObservation {
+            object,
+            children: None,
+        })
+    }
+
+    async fn fetch_interface(
+        &self,
+        reference: &InterfaceReference,
+    ) -> Result<FetchInterfaceResponse, WorldspaceError> {
+        let observation = self.interface(reference).await.map_err(retrieval_error)?;
+        Ok(FetchInterfaceResponse {
+            interface: observation.reference,
+            scope_ref: observation.scope_ref,
+            descriptor: observation.descriptor,
+            validator: observation.validator,
+        })
+    }
+
+    async fn call(&self, call: Call) -> Result<CallOutcome, WorldspaceError> {
+        // The inherent method, sent once.
+        let result = Self::call(
+            self,
+            &call.target,
+            &call.interface,
+            &call.operation,
+            call.arguments,
+        )
+        .await;
+        match result {
+            Ok(success) => Ok(CallOutcome::Success(CallSuccess {
+                result: success.result,
+                entries: success.entries,
+                validator: success.validator,
+            })),
+            Err(CallError::Refused { error }) if error.code.guarantees_no_effect() => {
+                Ok(CallOutcome::Failed(error))
+            }
+            Err(CallError::Refused { error }) => Ok(CallOutcome::OutcomeUnknown {
+                reason: format!("the host answered {}: {}", error.code, error.message),
+            }),
+            Err(CallError::OutcomeUnknown { reason, detail }) => Ok(CallOutcome::OutcomeUnknown {
+                reason: format!("{}: {detail}", unknown_reason(reason)),
+            }),
+            Err(CallError::NotSent(error)) => Err(WorldspaceError::Unavailable {
+                message: format!("the call was not sent: {error}"),
+            }),
+            Err(CallError::Prepare(error)) => Err(retrieval_error(error)),
+            Err(CallError::NotAMember) => Err(refused_before_sending(
+                ProtocolErrorCode::InterfaceMismatch,
+                "the interface is not one of the object's interfaces as last observed",
+            )),
+            Err(CallError::UnknownOperation { operation }) => Err(refused_before_sending(
+                ProtocolErrorCode::OperationNotFound,
+                &format!("the interface declares no operation {operation:?}"),
+            )),
+            Err(CallError::InvalidArguments(message)) => Err(refused_before_sending(
+                ProtocolErrorCode::InvalidArguments,
+                &message,
+            )),
+            Err(other) => Ok(CallOutcome::OutcomeUnknown {
+                reason: format!("the client reported an unrecognised call error: {other}"),
+            }),
+        }
+    }
+}
+
+/// The crawl step of `search`: expands the unexplored Objects of the scope within the budget
+/// and returns how many observe requests it sent.
+async fn crawl_unexplored(
+    client: &Client,
+    request: &SearchRequest,
+) -> Result<usize, WorldspaceError> {
+    let scope = &request.scope;
+    // The client offers no range query over the Known Space, so this walks every held path:
+    // linear in the Known Space (bounded by its object limit) and done under the client's lock.
+    let (frontier, scope_held) = client.with_space(|space| {
+        let mut frontier: Vec<Path> = space
+            .paths()
+            .filter(|path| scope.is_ancestor_or_self_of(path))
+            .filter(|path| {
+                space
+                    .object(path)
+                    .is_some_and(|known| known.object.is_some() && known.children.is_none())
+            })
+            .cloned()
+            .collect();
+        let scope_held = space
+            .object(scope)
+            .is_some_and(|known| known.object.is_some());
+        if !scope_held {
+            frontier.push(scope.clone());
+        }
+        // Breadth first, as Client::crawl itself goes: shallow Objects before deep ones.
+        frontier.sort_by_key(|path| (path.segments().count(), path.clone()));
+        (frontier, scope_held)
+    });
+    let mut sent = 0;
+    for path in frontier {
+        let remaining = request.crawl_budget.saturating_sub(sent);
+        if remaining == 0 {
+            break;
+        }
+        // An earlier crawl of this search may have expanded it already (an Object known
+        // from a result can sit below another unexplored one).
+        let still_unexplored = client.with_space(|space| {
+            space
+                .object(&path)
+                .is_none_or(|known| known.object.is_none() || known.children.is_none())
+        });
+        if !still_unexplored {
+            continue;
+        }
+        let budget = CrawlBudget {
+            max_objects: usize::MAX,
+            max_requests: remaining,
+            ..CrawlBudget::default()
+        };
+        let report = client.crawl(&path, budget).await;
+        sent += report.requests;
+        if !scope_held
+            && let Some((_, error)) = report.failures.into_iter().find(|(at, _)| at == scope)
+        {
+            return Err(retrieval_error(error));
+        }
+    }
+    Ok(sent)
+}
+
+/// A failed observe or fetch: the Host's protocol error as it is, anything else unavailable.
+fn retrieval_error(error: ClientError) -> WorldspaceError {
+    match error {
+        ClientError::Protocol { error } => WorldspaceError::Protocol(error),
+        other => WorldspaceError::Unavailable {
+            message: other.to_string(),
+        },
+    }
+}
+
+/// A call the client refused before sending, by the rule the Host would have applied: the code
+/// gives the tools the right next step, the message says it never reached the Host.
+fn refused_before_sending(code: ProtocolErrorCode, message: &str) -> WorldspaceError {
+    WorldspaceError::Protocol(ProtocolError::new(
+        code,
+        format!("refused by the client before sending, nothing ran: {message}"),
+    ))
+}
+
+fn unknown_reason(reason: UnknownReason) -> &'static str {
+    match reason {
+        UnknownReason::Protocol => "the host answered operation_outcome_unknown",
+        UnknownReason::Timeout => "no complete response arrived in time",
+        UnknownReason::Disconnect => "the connection failed after the call may have been sent",
+        UnknownReason::ResponseDecode => "the response could not be decoded",
+        UnknownReason::Dropped => "the call was abandoned after it was sent",
+    }
+}
