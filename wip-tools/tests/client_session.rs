@@ -1,7 +1,8 @@
 //! The tools over `wip_client::Client` against wip-demo (a Host built on the published reference
 //! crates) over loopback HTTP: a scripted agent session that discovers, inspects, invokes,
-//! follows a returned entry, meets a validator mismatch after another writer and recovers; and
-//! discover's crawl, coverage and pages over the client's Known Space.
+//! follows a returned entry, meets a validator mismatch after another writer and recovers;
+//! discover's crawl, coverage and pages over the client's Known Space; and how the Host's call
+//! failures reach the model.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -12,10 +13,12 @@ use wip_demo::{DemoOptions, DemoServer, OperationCount, serve};
 use wip_tools::{DATA_NOTICE, ToolOutput, Tools, ToolsConfig};
 
 async fn server() -> DemoServer {
+    server_with(DemoOptions::default()).await
+}
+
+async fn server_with(options: DemoOptions) -> DemoServer {
     let addr: SocketAddr = "127.0.0.1:0".parse().expect("a loopback address");
-    serve(addr, DemoOptions::default())
-        .await
-        .expect("the demo starts")
+    serve(addr, options).await.expect("the demo starts")
 }
 
 /// The tools over a new client, with a Known Space of its own, on the demo's endpoint.
@@ -393,5 +396,56 @@ async fn discover_crawls_only_what_is_unexplored_and_says_how_much_it_covered() 
         ],
     )
     .await;
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_refusals_and_unknown_outcomes_reach_the_model_as_such() {
+    let server = server_with(DemoOptions {
+        diagnostics: true,
+        ..DemoOptions::default()
+    })
+    .await;
+    let tools = agent(&server, "diagnostics", ToolsConfig::default());
+    let fail = |mode: &str| json!({"target": "/", "operation": "fail", "input": {"mode": mode}});
+
+    // A refusal that guarantees no effect: the protocol error and its next step.
+    step(
+        &tools,
+        "invoke",
+        fail("internal"),
+        true,
+        &[
+            "error: invoking /::diagnostics#fail on \"/\" failed: internal:",
+            "next: The Host failed; the call did not run.",
+        ],
+    )
+    .await;
+    step(
+        &tools,
+        "invoke",
+        fail("resource_limit"),
+        true,
+        &["failed: resource_limit_exceeded:", "the call did not run"],
+    )
+    .await;
+    // operation_outcome_unknown, and a panic in the operation, are unknown outcomes: sent, and
+    // maybe run.
+    for mode in ["outcome_unknown", "panic"] {
+        step(
+            &tools,
+            "invoke",
+            fail(mode),
+            true,
+            &[
+                "outcome unknown: /::diagnostics#fail on \"/\" was sent, and whether it ran is not known:",
+                "next: The operation may or may not have happened.",
+            ],
+        )
+        .await;
+    }
+    // Each call was sent exactly once.
+    let fails = server.counters().operation("/", "diagnostics", "fail");
+    assert_eq!(fails.requested, 4, "{fails:?}");
     server.shutdown().await;
 }
