@@ -1,5 +1,5 @@
-//! A spinner on stderr while observes run, when stderr is a terminal; silent otherwise, so
-//! scripts and logs see nothing of it.
+//! A spinner on stderr while observes run, and a last line that says what they covered, when
+//! stderr is a terminal; silent otherwise, so scripts and logs see nothing of it.
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -10,7 +10,26 @@ use crate::connect::Progress;
 
 /// A running spinner, or nothing when stderr is not a terminal.
 pub(crate) struct Spinner {
-    shown: Option<(ProgressBar, tokio::task::JoinHandle<()>)>,
+    shown: Option<Shown>,
+}
+
+struct Shown {
+    bar: ProgressBar,
+    ticker: tokio::task::JoinHandle<()>,
+    progress: Progress,
+    start: (u64, u64),
+}
+
+/// `N requests, M objects` since `start`.
+fn counted(progress: &Progress, start: (u64, u64)) -> String {
+    let (requests, objects) = progress.read();
+    let (requests, objects) = (requests - start.0, objects - start.1);
+    let plural = |count: u64| if count == 1 { "" } else { "s" };
+    format!(
+        "{requests} request{}, {objects} object{}",
+        plural(requests),
+        plural(objects)
+    )
 }
 
 impl Spinner {
@@ -25,37 +44,49 @@ impl Spinner {
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         bar.set_prefix(label);
-        let (start_requests, start_objects) = progress.read();
+        let start = progress.read();
         let ticker = {
             let bar = bar.clone();
             let progress = progress.clone();
             tokio::spawn(async move {
                 loop {
-                    let (requests, objects) = progress.read();
-                    bar.set_message(format!(
-                        "{} requests, {} objects",
-                        requests - start_requests,
-                        objects - start_objects
-                    ));
+                    bar.set_message(counted(&progress, start));
                     bar.tick();
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             })
         };
         Self {
-            shown: Some((bar, ticker)),
+            shown: Some(Shown {
+                bar,
+                ticker,
+                progress: progress.clone(),
+                start,
+            }),
         }
     }
 
-    /// Stops the spinner and clears its line (as dropping it does).
-    pub(crate) fn finish(self) {}
+    /// Stops the spinner and leaves one line: `<label>: N requests, M objects (time)`.
+    pub(crate) fn finish(mut self) {
+        if let Some(shown) = self.shown.take() {
+            shown.ticker.abort();
+            shown.bar.set_style(
+                ProgressStyle::with_template("{prefix}: {msg} ({elapsed})")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            shown
+                .bar
+                .finish_with_message(counted(&shown.progress, shown.start));
+        }
+    }
 }
 
 impl Drop for Spinner {
+    /// A spinner dropped unfinished (its command failed) clears its line.
     fn drop(&mut self) {
-        if let Some((bar, ticker)) = self.shown.take() {
-            ticker.abort();
-            bar.finish_and_clear();
+        if let Some(shown) = self.shown.take() {
+            shown.ticker.abort();
+            shown.bar.finish_and_clear();
         }
     }
 }

@@ -34,7 +34,7 @@ pub(crate) async fn run(
             )));
         }
     };
-    let spinner = Spinner::start("crawling", &connection.progress);
+    let spinner = Spinner::start("crawled", &connection.progress);
     let searched = connection
         .tools
         .worldspace()

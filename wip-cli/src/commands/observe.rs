@@ -23,7 +23,7 @@ pub(crate) async fn run(
     depth: u32,
 ) -> Result<()> {
     let path = parse_path("PATH", path)?;
-    let spinner = Spinner::start("observing", &connection.progress);
+    let spinner = Spinner::start("observed", &connection.progress);
     let observed = connection.tools.worldspace().observe(&path, depth).await;
     spinner.finish();
     let tree = observed.map_err(Failure::from_client)?;
