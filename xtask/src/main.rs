@@ -6,8 +6,10 @@
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
 //!   `bench --discover`: the discover index against tantivy and bm25 (`benches/discover/`).
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
+//! - `fresh-clone [--keep]`: a clean clone of HEAD runs the README's two commands.
 
 mod bench;
+mod fresh_clone;
 mod fuzz;
 
 use std::path::{Path, PathBuf};
@@ -19,7 +21,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N]>"
+            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | fresh-clone [--keep]>"
         );
     };
     match command.as_str() {
@@ -27,7 +29,8 @@ fn main() -> Result<()> {
         "golden" => golden(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
-        other => bail!("unknown command {other:?}; try ci, golden, bench or fuzz"),
+        "fresh-clone" => fresh_clone::run(rest),
+        other => bail!("unknown command {other:?}; try ci, golden, bench, fuzz or fresh-clone"),
     }
 }
 

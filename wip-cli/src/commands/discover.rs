@@ -35,22 +35,17 @@ pub(crate) async fn run(
         }
     };
     let spinner = Spinner::start("crawled", &connection.progress);
-    let searched = connection
-        .tools
-        .worldspace()
-        .search(SearchRequest {
+    let search = || {
+        connection.tools.worldspace().search(SearchRequest {
             scope: path.clone(),
             query: query.to_owned(),
             offset: 0,
             limit,
             crawl_budget: config.crawl_budget,
         })
-        .await;
-    spinner.finish();
-    let page = searched.map_err(Failure::from_worldspace)?;
-    match format {
+    };
+    let page = match format {
         Format::Text => {
-            // The scope is crawled now, so the tool ranks the same entries without new requests.
             let output = connection
                 .tools
                 .discover(&DiscoverInput {
@@ -60,38 +55,45 @@ pub(crate) async fn run(
                     cursor: None,
                 })
                 .await;
-            if output.is_error {
-                return Err(Failure::other(output.text));
+            spinner.finish();
+            if !output.is_error {
+                return print_text(&output.text);
             }
-            print_text(&output.text)
+            // The scope and limit were checked above, so the search itself failed: search again
+            // (a retrieval, which may be repeated) for the error's kind and exit code.
+            search().await.map_err(Failure::from_worldspace)?;
+            return Err(Failure::other(output.text));
         }
         Format::Json => {
-            let entries: Vec<_> = page
-                .hits
-                .iter()
-                .map(|hit| {
-                    json!({
-                        "path": hit.path.as_str(),
-                        "name": hit.object.name.as_str(),
-                        "description": hit.object.description.as_deref(),
-                        "interfaces": hit.object.interfaces.iter().map(|reference| json!({
-                            "scope": reference.scope().as_str(),
-                            "name": reference.name().as_str(),
-                        })).collect::<Vec<_>>(),
-                    })
-                })
-                .collect();
-            print_json(&json!({
-                "scope": path.as_str(),
-                "query": query,
-                "total": page.total,
-                "coverage": {
-                    "indexed": page.coverage.indexed,
-                    "crawled": page.coverage.crawled,
-                    "unexplored": page.coverage.unexplored,
-                },
-                "entries": entries,
-            }))
+            let searched = search().await;
+            spinner.finish();
+            searched.map_err(Failure::from_worldspace)?
         }
-    }
+    };
+    let entries: Vec<_> = page
+        .hits
+        .iter()
+        .map(|hit| {
+            json!({
+                "path": hit.path.as_str(),
+                "name": hit.object.name.as_str(),
+                "description": hit.object.description.as_deref(),
+                "interfaces": hit.object.interfaces.iter().map(|reference| json!({
+                    "scope": reference.scope().as_str(),
+                    "name": reference.name().as_str(),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    print_json(&json!({
+        "scope": path.as_str(),
+        "query": query,
+        "total": page.total,
+        "coverage": {
+            "indexed": page.coverage.indexed,
+            "crawled": page.coverage.crawled,
+            "unexplored": page.coverage.unexplored,
+        },
+        "entries": entries,
+    }))
 }
