@@ -1,0 +1,156 @@
+//! `wip` in a real terminal: the crawl progress on stderr, read off the screen of a tmux pane
+//! (a pseudo-terminal), and its absence when stderr is not a terminal.
+//!
+//! tmux must be installed (`.ci/run` installs it when it is missing).
+
+use std::net::SocketAddr;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use wip_demo::{DemoOptions, DemoServer, serve};
+
+/// A tmux server of this test's own (its own socket), killed on drop.
+struct Terminal {
+    socket: String,
+}
+
+impl Terminal {
+    /// Runs `command` through `sh` in a new 160x40 pane, then prints `EXIT=<code>`.
+    fn run(name: &str, command: &str) -> Self {
+        let socket = format!("wip-cli-test-{}-{name}", std::process::id());
+        let script = format!("{command}; echo EXIT=$?; sleep 600");
+        let status = Command::new("tmux")
+            .args([
+                "-L",
+                &socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-x",
+                "160",
+                "-y",
+                "40",
+            ])
+            .arg(script)
+            .env("TERM", "xterm-256color")
+            .status()
+            .expect(
+                "tmux runs: install it (apt-get install tmux); .ci/run does so when it is missing",
+            );
+        assert!(status.success(), "tmux new-session failed: {status}");
+        Self { socket }
+    }
+
+    /// What the pane shows now.
+    fn screen(&self) -> String {
+        let output = Command::new("tmux")
+            .args(["-L", &self.socket, "capture-pane", "-p", "-J"])
+            .output()
+            .expect("tmux capture-pane runs");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// The screen once it shows `EXIT=`, within a minute.
+    async fn finished_screen(&self) -> String {
+        let started = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains("EXIT=") {
+                return screen;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the command did not finish:\n{screen}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
+async fn host(issues: usize) -> DemoServer {
+    let loopback: SocketAddr = "127.0.0.1:0".parse().expect("a loopback address");
+    serve(
+        loopback,
+        DemoOptions {
+            issues,
+            ..DemoOptions::default()
+        },
+    )
+    .await
+    .expect("the sample Host starts")
+}
+
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crawl_shows_its_progress_on_a_terminal_and_nothing_elsewhere() {
+    let server = host(2_000).await;
+    let wip = env!("CARGO_BIN_EXE_wip");
+    let endpoint = server.endpoint();
+    // stdout goes to a file, so what the pane shows is stderr alone.
+    let out = std::env::temp_dir().join(format!("wip-cli-terminal-{}.out", std::process::id()));
+    let command = format!(
+        "{} --endpoint {} discover login > {}",
+        quoted(wip),
+        quoted(&endpoint),
+        quoted(out.to_str().expect("a UTF-8 path"))
+    );
+    let terminal = Terminal::run("progress", &command);
+    let screen = terminal.finished_screen().await;
+    assert!(screen.contains("EXIT=0"), "{screen}");
+    let line = screen
+        .lines()
+        .find(|line| line.starts_with("crawled: "))
+        .unwrap_or_else(|| panic!("no progress line on the screen:\n{screen}"));
+    // `crawled: N requests, M objects (Ts)`, with the crawl's real counts.
+    let counts: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|part| !part.is_empty())
+        .map(|part| part.parse().expect("a count"))
+        .collect();
+    assert!(
+        line.contains(" requests, ") && line.contains(" objects ("),
+        "{line}"
+    );
+    assert!(
+        counts[0] >= 2,
+        "a crawl of 2,000 issues takes several observes: {line}"
+    );
+    assert!(counts[1] > 2_000, "every issue was received: {line}");
+    let stdout = std::fs::read_to_string(&out).expect("stdout was written");
+    let _ = std::fs::remove_file(&out);
+    assert!(
+        stdout.contains("discover in \"/\" for \"login\""),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("crawled: "),
+        "progress never goes to stdout:\n{stdout}"
+    );
+
+    // The same command with stderr not a terminal: no progress at all.
+    let output = Command::new(wip)
+        .args(["--endpoint", &endpoint, "discover", "login"])
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("wip runs");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    server.shutdown().await;
+}
