@@ -65,6 +65,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod binding;
 mod client;
 mod definitions;
 mod discover;
