@@ -48,6 +48,7 @@ mod ast;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod parse;
+pub mod python;
 
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
