@@ -7,7 +7,9 @@ use std::fmt::Write;
 use wip_model::codec::DecodeError;
 use wip_model::json::{arguments_from_serde, value_to_serde};
 use wip_model::{FetchInterfaceResponse, InterfaceReference};
-use wip_model::{ObjectObservation, OperationDeclaration, Path, ValidDescriptor, Validator};
+use wip_model::{
+    FoundEntry, ObjectObservation, OperationDeclaration, Path, ValidDescriptor, Validator, Value,
+};
 use wip_refs::{OperationNotation, OperationRef, Quoted, SignatureRef, parse_operation};
 use wip_textview::{ObjectSignature, OperationSignature};
 
@@ -15,7 +17,7 @@ use crate::failure::{OUTCOME_UNKNOWN_STEP, write_protocol_error, write_worldspac
 use crate::inspect::{parse_target, unknown_target};
 use crate::output::{ToolOutput, Writer, write_json};
 use crate::tools::{Tools, failure};
-use crate::worldspace::{Call, CallOutcome, CallSuccess, Worldspace};
+use crate::worldspace::{Call, CallOutcome, CallSuccess, Worldspace, WorldspaceError};
 
 /// The arguments of `invoke`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -30,6 +32,89 @@ pub struct InvokeInput {
     /// The cursor of a truncated invoke with the same target and operation: returns the rest of
     /// that result and runs nothing.
     pub cursor: Option<String>,
+}
+
+/// How an invoke ended, for a program that acts on it (a command's exit code, a binding's names),
+/// beside the text the model reads ([`InvokeReport::output`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum InvokeOutcome {
+    /// The operation ran and returned a result.
+    Success(Box<InvokeSuccess>),
+    /// Refused before anything was sent: the named argument (`target`, `operation` or `input`)
+    /// is malformed, names nothing, is ambiguous or does not match the operation's signature.
+    Rejected {
+        /// The argument that was wrong.
+        argument: &'static str,
+    },
+    /// Nothing ran: the target or one of its interfaces could not be retrieved, the Host refused
+    /// the call, or the call could not be sent.
+    Failed(WorldspaceError),
+    /// The call was sent and whether it ran is not known. Nothing retries it.
+    OutcomeUnknown {
+        /// What happened (the Host's `operation_outcome_unknown`, a timeout, a disconnect...).
+        reason: String,
+    },
+}
+
+/// A call that ran, as data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InvokeSuccess {
+    /// The Object the operation ran on.
+    pub target: Path,
+    /// The operation that ran, by its interface and name.
+    pub operation: OperationRef,
+    /// The result, valid for the operation's return type.
+    pub result: Value,
+    /// The result as JSON (wire-v1 §4.6), or why it cannot be shown so.
+    pub result_json: Result<serde_json::Value, String>,
+    /// The entries in the result, with where each is in it.
+    pub entries: Vec<FoundEntry>,
+    /// Whether the target's validator changed with the call; `None` when the Host sent no
+    /// validator before or after, so it cannot be told.
+    pub target_changed: Option<bool>,
+}
+
+/// An operation found on a target by invoke's rules: see [`Tools::find_operation`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FoundOperation {
+    /// The Object the operation would run on.
+    pub target: Path,
+    /// The interface that declares it, with its descriptor.
+    pub interface: FetchInterfaceResponse,
+    /// The operation's declaration.
+    pub declaration: OperationDeclaration,
+}
+
+/// An invoke's text for the model and its outcome as data: see [`Tools::invoke_report`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct InvokeReport {
+    /// What [`Tools::invoke`] returns for the same arguments.
+    pub output: ToolOutput,
+    /// How the invoke ended.
+    pub outcome: InvokeOutcome,
+}
+
+/// Why an invoke stopped: the model's text and the outcome it reports.
+struct Stopped {
+    output: ToolOutput,
+    outcome: InvokeOutcome,
+}
+
+impl Stopped {
+    fn rejected(argument: &'static str, output: ToolOutput) -> Self {
+        Self {
+            output,
+            outcome: InvokeOutcome::Rejected { argument },
+        }
+    }
+
+    fn failed(error: WorldspaceError, output: ToolOutput) -> Self {
+        Self {
+            output,
+            outcome: InvokeOutcome::Failed(error),
+        }
+    }
 }
 
 /// The operation invoke settled on.
@@ -48,46 +133,146 @@ impl Resolved {
     }
 }
 
+/// The key a truncated invoke's rest is kept under.
+fn owner(target: &str, operation: &str) -> String {
+    format!("invoke\0{target}\0{operation}")
+}
+
 impl<W: Worldspace> Tools<W> {
     /// Runs `invoke`: never panics, never retries; every failure is an output with `is_error`.
     pub async fn invoke(&self, input: &InvokeInput) -> ToolOutput {
-        let owner = format!("invoke\0{}\0{}", input.target, input.operation);
         if let Some(cursor) = &input.cursor {
-            return self.continuation(cursor, &owner, "invoke");
+            return self.continuation(cursor, &owner(&input.target, &input.operation), "invoke");
         }
-        let target = match parse_target(&input.target) {
-            Ok(target) => target,
-            Err(output) => return output,
-        };
+        self.invoke_report(&input.target, &input.operation, &input.input)
+            .await
+            .output
+    }
+
+    /// Runs `invoke` (never retried) and reports its outcome as data beside the model's text.
+    ///
+    /// The output is exactly what [`Tools::invoke`] gives for the same target, operation and
+    /// input, including its truncation and cursor; the outcome is what a program needs to act on
+    /// it: the result and its entries, or which argument was rejected, or why nothing ran, or
+    /// that the outcome is unknown.
+    ///
+    /// ```
+    /// use wip_model::codec::{Limits, decode_descriptor};
+    /// use wip_model::{InterfaceName, InterfaceReference, Path, Value};
+    /// use wip_tools::fake::{FakeReply, FakeWorldspace};
+    /// use wip_tools::{InvokeOutcome, Tools};
+    ///
+    /// let fake = FakeWorldspace::new();
+    /// let read = InterfaceReference::new(Path::root(), InterfaceName::new("issue.read")?);
+    /// let descriptor = decode_descriptor(br#"{"format":"wip-interface/1","types":[],"operations":[
+    ///     {"name":"title","parameters":[],"returns":{"type":{"kind":"string"}}}]}"#,
+    ///     &Limits::default())?;
+    /// fake.insert_interface(read.clone(), descriptor);
+    /// let issue = Path::new("/issues/1")?;
+    /// fake.insert_object(&issue, "1", None, vec![read]);
+    /// fake.on_call(&issue, "title", |_| FakeReply::Success {
+    ///     result: Value::String("Login fails".into()),
+    ///     changes_target: false,
+    /// });
+    ///
+    /// let tools = Tools::new(fake);
+    /// let report = block_on(tools.invoke_report("/issues/1", "title", &serde_json::json!({})));
+    /// let InvokeOutcome::Success(success) = report.outcome else { panic!("{}", report.output.text) };
+    /// assert_eq!(success.result_json, Ok(serde_json::json!("Login fails")));
+    /// assert_eq!(success.target_changed, Some(false));
+    ///
+    /// let report = block_on(tools.invoke_report("/issues/1", "close", &serde_json::json!({})));
+    /// assert_eq!(report.outcome, InvokeOutcome::Rejected { argument: "operation" });
+    /// assert!(report.output.is_error);
+    /// # fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    /// #     let mut future = std::pin::pin!(future);
+    /// #     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    /// #     loop {
+    /// #         if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+    /// #             return output;
+    /// #         }
+    /// #     }
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn invoke_report(
+        &self,
+        target: &str,
+        operation: &str,
+        input: &serde_json::Value,
+    ) -> InvokeReport {
+        match self.run_invoke(target, operation, input).await {
+            Ok((text, success)) => InvokeReport {
+                output: self.finish(text, false, &owner(target, operation), "invoke"),
+                outcome: InvokeOutcome::Success(Box::new(success)),
+            },
+            Err(Stopped { output, outcome }) => InvokeReport { output, outcome },
+        }
+    }
+
+    /// Finds the operation `operation` names on `target` by invoke's rules (the complete
+    /// notation, or a bare name exactly one of the target's interfaces declares; a scope-omitted
+    /// or ambiguous form is refused with the complete candidates), without calling it.
+    ///
+    /// On failure the report is the one [`Tools::invoke_report`] would give: its outcome is
+    /// [`InvokeOutcome::Rejected`] or [`InvokeOutcome::Failed`], and nothing was sent.
+    pub async fn find_operation(
+        &self,
+        target: &str,
+        operation: &str,
+    ) -> Result<FoundOperation, InvokeReport> {
+        let stopped = |Stopped { output, outcome }| InvokeReport { output, outcome };
+        let (target, _, resolved) = self.locate(target, operation).await.map_err(stopped)?;
+        Ok(FoundOperation {
+            target,
+            interface: resolved.fetched,
+            declaration: resolved.declaration,
+        })
+    }
+
+    /// Parses and resolves the target, then finds the operation on it.
+    async fn locate(
+        &self,
+        target: &str,
+        operation: &str,
+    ) -> Result<(Path, ObjectObservation, Resolved), Stopped> {
+        let target = parse_target(target).map_err(|output| Stopped::rejected("target", output))?;
         let observation = match self.worldspace.resolve(&target).await {
             Ok(observation) => observation,
-            Err(error) => return unknown_target(&target, &error),
-        };
-        let resolved = match self
-            .resolve_operation(&target, &observation, &input.operation)
-            .await
-        {
-            Ok(resolved) => resolved,
-            Err(output) => return output,
-        };
-        if !input.input.is_object() {
-            return invalid_input(
-                &resolved,
-                "input",
-                "expected a JSON object of named fields ({} when there are none); positional arguments are not accepted",
-            );
-        }
-        let arguments = match arguments_from_serde(
-            resolved.descriptor(),
-            &resolved.declaration.name,
-            &input.input,
-        ) {
-            Ok(arguments) => arguments,
             Err(error) => {
-                let (at, message) = located(&error);
-                return invalid_input(&resolved, &at, &message);
+                let output = unknown_target(&target, &error);
+                return Err(Stopped::failed(error, output));
             }
         };
+        let resolved = self
+            .resolve_operation(&target, &observation, operation)
+            .await?;
+        Ok((target, observation, resolved))
+    }
+
+    async fn run_invoke(
+        &self,
+        target: &str,
+        operation: &str,
+        input: &serde_json::Value,
+    ) -> Result<(String, InvokeSuccess), Stopped> {
+        let (target, observation, resolved) = self.locate(target, operation).await?;
+        if !input.is_object() {
+            return Err(Stopped::rejected(
+                "input",
+                invalid_input(
+                    &resolved,
+                    "input",
+                    "expected a JSON object of named fields ({} when there are none); positional arguments are not accepted",
+                ),
+            ));
+        }
+        let arguments =
+            arguments_from_serde(resolved.descriptor(), &resolved.declaration.name, input)
+                .map_err(|error| {
+                    let (at, message) = located(&error);
+                    Stopped::rejected("input", invalid_input(&resolved, &at, &message))
+                })?;
         let call = Call {
             target: target.clone(),
             interface: resolved.fetched.interface.clone(),
@@ -97,10 +282,11 @@ impl<W: Worldspace> Tools<W> {
         let outcome = match self.worldspace.call(call).await {
             Ok(outcome) => outcome,
             Err(error) => {
-                return failure(|out| {
+                let output = failure(|out| {
                     let what = format!("invoking {}", resolved.notation());
                     write_worldspace_error(out, &what, &error)
                 });
+                return Err(Stopped::failed(error, output));
             }
         };
         // A client that reports `operation_outcome_unknown` as a refusal still means "unknown".
@@ -115,27 +301,35 @@ impl<W: Worldspace> Tools<W> {
         match outcome {
             CallOutcome::Success(success) => {
                 let before = observation.object.validator.clone();
-                let text = self.success(&target, &resolved, &success, before).await;
-                self.finish(text, false, &owner, "invoke")
+                Ok(self.success(&target, &resolved, success, before).await)
             }
-            CallOutcome::Failed(error) => failure(|out| {
-                let what = format!(
-                    "invoking {} on {}",
-                    resolved.notation(),
-                    Quoted(target.as_str())
-                );
-                write_protocol_error(out, &what, &error)
-            }),
-            CallOutcome::OutcomeUnknown { reason } => failure(|out| {
-                writeln!(
-                    out,
-                    "outcome unknown: {} on {} was sent, and whether it ran is not known: {}",
-                    resolved.notation(),
-                    Quoted(target.as_str()),
-                    Quoted(&reason)
-                )?;
-                writeln!(out, "next: {OUTCOME_UNKNOWN_STEP}")
-            }),
+            CallOutcome::Failed(error) => {
+                let output = failure(|out| {
+                    let what = format!(
+                        "invoking {} on {}",
+                        resolved.notation(),
+                        Quoted(target.as_str())
+                    );
+                    write_protocol_error(out, &what, &error)
+                });
+                Err(Stopped::failed(WorldspaceError::Protocol(error), output))
+            }
+            CallOutcome::OutcomeUnknown { reason } => {
+                let output = failure(|out| {
+                    writeln!(
+                        out,
+                        "outcome unknown: {} on {} was sent, and whether it ran is not known: {}",
+                        resolved.notation(),
+                        Quoted(target.as_str()),
+                        Quoted(&reason)
+                    )?;
+                    writeln!(out, "next: {OUTCOME_UNKNOWN_STEP}")
+                });
+                Err(Stopped {
+                    output,
+                    outcome: InvokeOutcome::OutcomeUnknown { reason },
+                })
+            }
         }
     }
 
@@ -145,7 +339,7 @@ impl<W: Worldspace> Tools<W> {
         target: &Path,
         observation: &ObjectObservation,
         text: &str,
-    ) -> Result<Resolved, ToolOutput> {
+    ) -> Result<Resolved, Stopped> {
         let interfaces = &observation.object.interfaces;
         if let Ok(named) = parse_operation(text, None) {
             if !interfaces.contains(&named.interface) {
@@ -246,15 +440,16 @@ impl<W: Worldspace> Tools<W> {
     async fn fetch(
         &self,
         reference: &InterfaceReference,
-    ) -> Result<FetchInterfaceResponse, ToolOutput> {
+    ) -> Result<FetchInterfaceResponse, Stopped> {
         self.worldspace
             .fetch_interface(reference)
             .await
             .map_err(|error| {
-                failure(|out| {
+                let output = failure(|out| {
                     let what = format!("fetching interface {}", SignatureRef(reference));
                     write_worldspace_error(out, &what, &error)
-                })
+                });
+                Stopped::failed(error, output)
             })
     }
 
@@ -270,9 +465,9 @@ impl<W: Worldspace> Tools<W> {
         &self,
         target: &Path,
         resolved: &Resolved,
-        success: &CallSuccess,
+        success: CallSuccess,
         before: Option<Validator>,
-    ) -> String {
+    ) -> (String, InvokeSuccess) {
         let mut out = Writer::new();
         let _ = writeln!(
             out,
@@ -280,14 +475,16 @@ impl<W: Worldspace> Tools<W> {
             resolved.notation(),
             Quoted(target.as_str())
         );
-        match value_to_serde(
+        let result_json = value_to_serde(
             resolved.descriptor(),
             &resolved.declaration.returns.ty,
             &success.result,
-        ) {
+        )
+        .map_err(|error| error.to_string());
+        match &result_json {
             Ok(json) => {
                 let _ = out.write_str("result (JSON): ");
-                let _ = write_json(&mut out, &json);
+                let _ = write_json(&mut out, json);
                 let _ = out.write_char('\n');
             }
             Err(error) => {
@@ -314,11 +511,15 @@ impl<W: Worldspace> Tools<W> {
                 );
             }
         }
-        match (before, &success.validator) {
-            (Some(before), Some(after)) if before == *after => {
+        let target_changed = match (before, &success.validator) {
+            (Some(before), Some(after)) => Some(before != *after),
+            _ => None,
+        };
+        match target_changed {
+            Some(false) => {
                 let _ = out.write_str("target: unchanged\n");
             }
-            (Some(_), Some(_)) => {
+            Some(true) => {
                 let _ = out.write_str("target: changed; its Object now:\n");
                 match self.worldspace.resolve(target).await {
                     Ok(now) => {
@@ -340,7 +541,18 @@ impl<W: Worldspace> Tools<W> {
                 );
             }
         }
-        out.into_text()
+        let report = InvokeSuccess {
+            target: target.clone(),
+            operation: OperationRef::new(
+                resolved.fetched.interface.clone(),
+                resolved.declaration.name.to_string(),
+            ),
+            result: success.result,
+            result_json,
+            entries: success.entries,
+            target_changed,
+        };
+        (out.into_text(), report)
     }
 }
 
@@ -382,12 +594,13 @@ fn invalid_input(resolved: &Resolved, at: &str, message: &str) -> ToolOutput {
     })
 }
 
-fn unknown_operation(target: &Path, message: &str, candidates: &[OperationRef]) -> ToolOutput {
+fn unknown_operation(target: &Path, message: &str, candidates: &[OperationRef]) -> Stopped {
     refusal(target, &format!("unknown operation: {message}"), candidates)
 }
 
-fn refusal(target: &Path, message: &str, candidates: &[OperationRef]) -> ToolOutput {
-    failure(|out| {
+/// A refusal of the `operation` argument, with the complete candidates.
+fn refusal(target: &Path, message: &str, candidates: &[OperationRef]) -> Stopped {
+    let output = failure(|out| {
         writeln!(out, "error: {message}; nothing was sent.")?;
         if candidates.is_empty() {
             writeln!(
@@ -406,5 +619,6 @@ fn refusal(target: &Path, message: &str, candidates: &[OperationRef]) -> ToolOut
             out,
             "next: Invoke again with one of these complete notations."
         )
-    })
+    });
+    Stopped::rejected("operation", output)
 }

@@ -82,7 +82,7 @@ pub use definitions::{ToolDefinition, tool_definitions};
 pub use discover::DiscoverInput;
 pub use failure::next_step;
 pub use inspect::InspectInput;
-pub use invoke::InvokeInput;
+pub use invoke::{FoundOperation, InvokeInput, InvokeOutcome, InvokeReport, InvokeSuccess};
 pub use output::{DATA_NOTICE, ToolOutput, ToolsConfig};
 pub use tools::Tools;
 pub use worldspace::{

@@ -1,0 +1,201 @@
+//! The command line as clap reads it: the global options and one subcommand, exactly as
+//! DESIGN.md §5 lists them.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Work with any WIP (Web Interface Protocol) Host: observe, discover, inspect and invoke,
+/// render the Text View, and serve the AI tools over MCP.
+#[derive(Debug, Parser)]
+#[command(name = "wip", version, about, long_about = None)]
+#[command(
+    after_help = "Exit codes: 0 success, 1 transport or other failure, 2 usage or input error, \
+3 the Host returned a protocol error, 4 the outcome of a call is unknown.\n\n\
+Try it on the sample Worldspace: `wip demo`, or `wip demo --serve` and point --endpoint at it."
+)]
+pub(crate) struct Cli {
+    #[command(flatten)]
+    pub(crate) global: GlobalOptions,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Options every command takes, before or after its name.
+#[derive(Debug, Args)]
+pub(crate) struct GlobalOptions {
+    /// The Host's WIP endpoint, such as http://127.0.0.1:8080/wip.
+    #[arg(long, global = true, env = "WIP_ENDPOINT", value_name = "URL")]
+    pub(crate) endpoint: Option<String>,
+    /// A bearer token, sent as `Authorization: Bearer` to the endpoint's origin only.
+    #[arg(
+        long,
+        global = true,
+        env = "WIP_TOKEN",
+        value_name = "TOKEN",
+        hide_env_values = true
+    )]
+    pub(crate) token: Option<String>,
+    /// How results are printed on stdout.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
+}
+
+/// How results are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// Text View signatures and plain text.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Start the sample Worldspace on loopback and take a short tour of discover, inspect and
+    /// invoke.
+    #[command(after_help = "Examples:\n  wip demo\n  wip demo --serve 127.0.0.1:8080")]
+    Demo {
+        /// Keep serving the sample Worldspace at ADDR (default 127.0.0.1:8080) until interrupted;
+        /// the first line printed is `endpoint: http://ADDR/wip`.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+        serve: Option<SocketAddr>,
+    },
+    /// Observe an Object and its indexable descendants; print the Object signature of each.
+    #[command(after_help = "Example:\n  wip observe /projects --depth 1")]
+    Observe {
+        /// A canonical absolute path, such as /projects.
+        path: String,
+        /// How many levels of children to observe (0: the Object alone).
+        #[arg(long, default_value_t = 0)]
+        depth: u32,
+    },
+    /// Show what can be done with an entry: its Object signature, then each Interface signature
+    /// with the complete notation of its operations.
+    #[command(after_help = "Example:\n  wip inspect /projects/wip/1")]
+    Inspect {
+        /// A canonical absolute path.
+        target: String,
+        /// Also show documentation details.
+        #[arg(long)]
+        details: bool,
+    },
+    /// Ranked entries of the Discoverable Space (crawls the scope first as needed).
+    #[command(after_help = "Example:\n  wip discover \"login bug\" --scope /projects --limit 5")]
+    Discover {
+        /// Words to rank entries by; an empty query lists the scope.
+        query: String,
+        /// The path to search under.
+        #[arg(long, default_value = "/", value_name = "PATH")]
+        scope: String,
+        /// At most this many entries.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
+    },
+    /// Run an operation once and print its result as JSON and the entries in it.
+    #[command(after_help = "Examples:\n  wip invoke /projects/wip/1 read\n  \
+wip invoke /projects/wip/1 /::issue.lifecycle#close '{\"reason\":\"duplicate\"}'")]
+    Invoke {
+        /// A canonical absolute path.
+        target: String,
+        /// The complete notation from inspect (/::issue.lifecycle#close), or a bare operation
+        /// name that exactly one of the target's interfaces declares.
+        operation: String,
+        /// The input: a JSON object of named fields.
+        #[arg(default_value = "{}")]
+        input: String,
+    },
+    /// Print an operation's input schema for an AI provider.
+    #[command(after_help = "Example:\n  wip schema /projects/wip/1 close --dialect openai")]
+    Schema {
+        /// A canonical absolute path.
+        target: String,
+        /// The operation, as `invoke` takes it.
+        operation: String,
+        /// The schema dialect.
+        #[arg(long, value_enum)]
+        dialect: SchemaDialect,
+    },
+    /// Render the Text View of an Object or an Interface Descriptor given as wire JSON.
+    #[command(subcommand)]
+    Render(RenderCommand),
+    /// Parse or format the reference notation.
+    #[command(subcommand)]
+    Ref(RefCommand),
+}
+
+/// The schema dialects `wip schema` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SchemaDialect {
+    /// JSON Schema 2020-12.
+    #[value(name = "json-schema")]
+    JsonSchema,
+    /// OpenAI's strict function parameters.
+    Openai,
+    /// Anthropic's tool input_schema.
+    Anthropic,
+    /// Gemini's function declaration parameters.
+    Gemini,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RenderCommand {
+    /// The Object signature of an Object given as wire JSON.
+    #[command(after_help = "Example:\n  wip render object object.json --path /projects/wip")]
+    Object {
+        /// The file with the Object's JSON; `-` reads stdin.
+        file: PathBuf,
+        /// The Object's path, shown in the signature.
+        #[arg(long, value_name = "P")]
+        path: Option<String>,
+    },
+    /// The Interface signature of a Descriptor given as wire JSON.
+    #[command(
+        after_help = "Example:\n  wip render interface lifecycle.json --scope / --name issue.lifecycle"
+    )]
+    Interface {
+        /// The file with the descriptor's JSON; `-` reads stdin.
+        file: PathBuf,
+        /// The interface's scope.
+        #[arg(long, value_name = "S")]
+        scope: String,
+        /// The interface's name.
+        #[arg(long, value_name = "N")]
+        name: String,
+        /// Also show documentation details.
+        #[arg(long)]
+        details: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum RefCommand {
+    /// Parse a reference and print {"scope":…,"name":…,"operation":…}.
+    #[command(
+        after_help = "Examples:\n  wip ref parse '/::issue.lifecycle#close'\n  \
+wip ref parse 'issue.read' --context-scope /github"
+    )]
+    Parse {
+        /// The reference in the notation.
+        text: String,
+        /// The scope that a scope-omitted reference is read in.
+        #[arg(long, value_name = "S")]
+        context_scope: Option<String>,
+    },
+    /// Print the short notation of an interface or operation.
+    #[command(
+        after_help = "Example:\n  wip ref format --scope / --name issue.lifecycle --operation close"
+    )]
+    Format {
+        /// The interface's scope.
+        #[arg(long, value_name = "S")]
+        scope: String,
+        /// The interface's name.
+        #[arg(long, value_name = "N")]
+        name: String,
+        /// The operation's name.
+        #[arg(long, value_name = "O")]
+        operation: Option<String>,
+    },
+}

@@ -1,0 +1,148 @@
+//! From the global options to a client of the Host: the endpoint, the token (sent to that
+//! origin only), and a transport that counts observes so a crawl can show progress.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use async_trait::async_trait;
+use wip_client::{
+    Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Reply, Session, Transport,
+    TransportError,
+};
+use wip_model::{
+    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
+    ObserveRequest, ObserveResponse, ValidDescriptor,
+};
+use wip_tools::{Tools, ToolsConfig};
+
+use crate::cli::GlobalOptions;
+use crate::failure::{Failure, Result};
+
+/// The client of one Host with what the command line gave, and its observe counter.
+pub(crate) struct Connection {
+    pub(crate) tools: Tools<Client>,
+    pub(crate) config: ToolsConfig,
+    pub(crate) progress: Progress,
+}
+
+/// The tools' settings for a person at a terminal: the defaults, but no output is cut, since a
+/// person has no cursor to read the rest with.
+pub(crate) fn terminal_config() -> ToolsConfig {
+    ToolsConfig {
+        max_output_chars: usize::MAX,
+        ..ToolsConfig::default()
+    }
+}
+
+/// Observe requests answered and Objects received since the connection was made.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Progress(Arc<Counts>);
+
+#[derive(Debug, Default)]
+struct Counts {
+    requests: AtomicU64,
+    objects: AtomicU64,
+}
+
+impl Progress {
+    /// (observe requests answered, Objects received).
+    pub(crate) fn read(&self) -> (u64, u64) {
+        (
+            self.0.requests.load(Ordering::Relaxed),
+            self.0.objects.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// Connects to the endpoint of `global`, or says that none was given.
+pub(crate) fn connect(global: &GlobalOptions, config: ToolsConfig) -> Result<Connection> {
+    let Some(endpoint) = global.endpoint.as_deref() else {
+        return Err(Failure::input(
+            "no endpoint: give --endpoint URL or set WIP_ENDPOINT (try `wip demo --serve`)",
+        ));
+    };
+    connect_to(endpoint, global.token.as_deref(), config)
+}
+
+/// Connects to `endpoint`, with `token` sent to its origin only.
+pub(crate) fn connect_to(
+    endpoint: &str,
+    token: Option<&str>,
+    config: ToolsConfig,
+) -> Result<Connection> {
+    let parsed = Endpoint::parse(endpoint).map_err(|error| {
+        Failure::input(format!(
+            "invalid endpoint {}: {error}",
+            wip_refs::Quoted(endpoint)
+        ))
+    })?;
+    let options = HttpOptions {
+        bearer_token: token.map(str::to_owned),
+        ..HttpOptions::default()
+    };
+    let session = Session {
+        endpoint: parsed.to_string(),
+        // An opaque name, never the token: the Known Space is per endpoint and credentials.
+        security_context: if token.is_some() {
+            "bearer"
+        } else {
+            "anonymous"
+        }
+        .to_owned(),
+    };
+    let http = HttpTransport::new(parsed, options)
+        .map_err(|error| Failure::input(format!("cannot use these settings: {error}")))?;
+    let progress = Progress::default();
+    let transport = Counting {
+        inner: http,
+        progress: progress.clone(),
+    };
+    let client = Client::new(Arc::new(transport), session, ClientOptions::default())
+        .map_err(|error| Failure::other(format!("client limits: {error}")))?;
+    Ok(Connection {
+        tools: Tools::with_config(client, config),
+        config,
+        progress,
+    })
+}
+
+/// A transport that counts answered observes and the Objects they held.
+struct Counting {
+    inner: HttpTransport,
+    progress: Progress,
+}
+
+#[async_trait]
+impl Transport for Counting {
+    async fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<Reply<ObserveResponse>, TransportError> {
+        let reply = self.inner.observe(request).await;
+        if let Ok(Reply::Success(response)) = &reply {
+            let mut objects = 0;
+            response.walk(&mut |_| objects += 1);
+            self.progress
+                .0
+                .objects
+                .fetch_add(objects, Ordering::Relaxed);
+        }
+        self.progress.0.requests.fetch_add(1, Ordering::Relaxed);
+        reply
+    }
+
+    async fn fetch_interface(
+        &self,
+        request: &FetchInterfaceRequest,
+    ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
+        self.inner.fetch_interface(request).await
+    }
+
+    async fn call_operation(
+        &self,
+        request: &CallOperationRequest,
+        descriptor: &ValidDescriptor,
+    ) -> Result<Reply<CallOperationResponse>, TransportError> {
+        self.inner.call_operation(request, descriptor).await
+    }
+}

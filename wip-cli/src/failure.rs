@@ -1,0 +1,98 @@
+//! Why a command failed, and the exit code each reason has (DESIGN.md §5): 1 transport or other
+//! failure, 2 usage or input error, 3 a protocol error from the Host, 4 a call's outcome unknown.
+
+use std::fmt;
+use std::process::ExitCode;
+
+use wip_client::ClientError;
+use wip_model::ProtocolError;
+use wip_refs::Escaped;
+use wip_tools::WorldspaceError;
+
+/// A failed command: what stderr says and the exit code.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// The command line or its input is wrong; nothing was sent. Exit 2.
+    Input(String),
+    /// The Host answered with a protocol error. Exit 3; stderr `error: <code>: <message>`.
+    Protocol {
+        /// The Host's error.
+        error: ProtocolError,
+        /// More lines for the person (what to do next), after the error line.
+        detail: Option<String>,
+    },
+    /// A call was sent and whether it ran is not known. Exit 4. The text starts with
+    /// `outcome unknown: `.
+    OutcomeUnknown(String),
+    /// The Host could not be reached, or anything else went wrong. Exit 1.
+    Other(String),
+}
+
+impl Failure {
+    pub(crate) fn input(message: impl Into<String>) -> Self {
+        Self::Input(message.into())
+    }
+
+    pub(crate) fn other(message: impl Into<String>) -> Self {
+        Self::Other(message.into())
+    }
+
+    /// A failed retrieval or call that ran nothing.
+    pub(crate) fn from_worldspace(error: WorldspaceError) -> Self {
+        match error {
+            WorldspaceError::Protocol(error) => Self::Protocol {
+                detail: Some(format!("next: {}", wip_tools::next_step(error.code))),
+                error,
+            },
+            WorldspaceError::Unavailable { message } => {
+                Self::Other(format!("the Host is unavailable: {}", Escaped(&message)))
+            }
+            other => Self::Other(other.to_string()),
+        }
+    }
+
+    /// A failed observe or fetch of the client.
+    pub(crate) fn from_client(error: ClientError) -> Self {
+        match error {
+            ClientError::Protocol { error } => Self::Protocol {
+                detail: Some(format!("next: {}", wip_tools::next_step(error.code))),
+                error,
+            },
+            other => Self::Other(other.to_string()),
+        }
+    }
+
+    pub(crate) fn exit_code(&self) -> ExitCode {
+        ExitCode::from(match self {
+            Self::Other(_) => 1,
+            Self::Input(_) => 2,
+            Self::Protocol { .. } => 3,
+            Self::OutcomeUnknown(_) => 4,
+        })
+    }
+}
+
+impl fmt::Display for Failure {
+    /// The lines for stderr; the first starts with `error: `. Host strings are escaped.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Input(message) | Self::Other(message) => write!(f, "error: {message}"),
+            Self::Protocol { error, detail } => {
+                write!(f, "error: {}: {}", error.code, Escaped(&error.message))?;
+                if let Some(detail) = detail {
+                    write!(f, "\n{detail}")?;
+                }
+                Ok(())
+            }
+            Self::OutcomeUnknown(message) => write!(f, "error: {message}"),
+        }
+    }
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(error: anyhow::Error) -> Self {
+        Self::Other(format!("{error:#}"))
+    }
+}
+
+pub(crate) type Result<T, E = Failure> = std::result::Result<T, E>;
