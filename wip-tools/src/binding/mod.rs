@@ -49,6 +49,7 @@ mod ast;
 mod fuzz;
 mod parse;
 pub mod python;
+mod session;
 
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
@@ -56,3 +57,4 @@ pub use fuzz::fuzz_callexpr;
 
 pub use ast::{Argument, Base, Expr, Line, Name, Operation, Step};
 pub use parse::{Expected, MAX_JSON_DEPTH, ParseError, parse_line};
+pub use session::{ErrorKind, LineOutput, Session};
