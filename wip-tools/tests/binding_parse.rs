@@ -195,7 +195,7 @@ fn errors_render_a_caret_under_the_character() {
     let text = "\"/\u{202e}\" x";
     let rendered = parse_line(text).unwrap_err().render(text);
     let lines: Vec<&str> = rendered.lines().collect();
-    assert_eq!(lines[1], r#"  \"/\u202e\" x"#);
+    assert_eq!(lines[1], r#"  "/\u202e" x"#);
     assert_eq!(lines[2].find('^'), lines[1].find('x'));
 }
 

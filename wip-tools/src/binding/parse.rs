@@ -64,13 +64,14 @@ impl ParseError {
     }
 
     /// The message, then the line and a caret under the offending character. The line is shown
-    /// with the safe escape, and the caret counts the escaped characters before it.
+    /// with the safe escape (quotes and backslashes as typed, since they are the line's own
+    /// syntax), and the caret counts the escaped characters before it.
     pub fn render(&self, line: &str) -> String {
         let before = line.get(..self.offset).unwrap_or(line);
-        let column = Escaped(before).to_string().chars().count();
+        let column = shown(before).chars().count();
         format!(
             "error: {self}\n  {}\n  {}^\n",
-            Escaped(line),
+            shown(line),
             " ".repeat(column)
         )
     }
@@ -603,6 +604,20 @@ fn hex_escape(input: &str) -> Res<'_, u32> {
         Ok(unit) => Ok((&input[6..], unit)),
         Err(_) => fail(input, Expected::HexDigits),
     }
+}
+
+/// `text` with the safe escape, except for `"` and `\`, which are shown as typed.
+fn shown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut buffer = [0u8; 4];
+    for c in text.chars() {
+        if c == '"' || c == '\\' {
+            out.push(c);
+        } else {
+            out.push_str(&Escaped(c.encode_utf8(&mut buffer)).to_string());
+        }
+    }
+    out
 }
 
 impl fmt::Display for Failure<'_> {

@@ -21,7 +21,7 @@
 //!   An operation name that several interfaces of the Object declare gets no method of its own
 //!   name: each gets `<operation>_<interface name>`, so nothing picks an interface for the caller.
 //! - A module-level variable per target (named after its path, `/projects/wip/1` →
-//!   `projects_wip_1`, the root `root`) and `objects`, the proxies by exact path. An `entry` in
+//!   `projects_wip_1`, the root `root`; mangled as any name is) and `objects`, the proxies by exact path. An `entry` in
 //!   a result comes back as the proxy when its Object is one of the module's, and as its path
 //!   otherwise.
 //!

@@ -6,9 +6,9 @@
 //! 1. A WIP name that is an ASCII identifier (`[A-Za-z][A-Za-z0-9_]*`), not a Python keyword
 //!    and not reserved in the namespace is kept as it is.
 //! 2. Any other name is mangled: a keyword or reserved name gets `_` appended (`class` →
-//!    `class_`, `self` → `self_`); otherwise every character outside `[A-Za-z0-9_]` becomes `_`,
-//!    and `n` is put in front when the result is empty or starts with a digit or `_`
-//!    (`a b` → `a_b`, `1st` → `n1st`, `_x` → `n_x`, `翻訳` → `n__`).
+//!    `class_`, `self` → `self_`); otherwise every run of characters outside `[A-Za-z0-9_]`
+//!    becomes one `_`, and `n` is put in front when the result is empty or starts with a digit
+//!    or `_` (`a b` → `a_b`, `a - b` → `a_b`, `1st` → `n1st`, `_x` → `n_x`, `翻訳` → `n_`).
 //! 3. Names kept by rule 1 are claimed first, in declaration order; then every other name, in
 //!    declaration order, takes the first of `m`, `m_2`, `m_3`, … not yet taken.
 //!
@@ -92,10 +92,17 @@ impl Namespace {
         if KEYWORDS.contains(&name) || self.reserved.contains(&name) {
             return format!("{name}_");
         }
-        let replaced: String = name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
+        let mut replaced = String::with_capacity(name.len());
+        let mut in_run = false;
+        for c in name.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                replaced.push(c);
+                in_run = false;
+            } else if !in_run {
+                replaced.push('_');
+                in_run = true;
+            }
+        }
         if replaced.starts_with(|c: char| c.is_ascii_alphabetic()) {
             replaced
         } else {
@@ -142,12 +149,12 @@ mod tests {
     fn the_rule_keeps_mangles_and_deduplicates() {
         let mut space = Namespace::new(PARAMETER_RESERVED);
         let names = space.assign([
-            "reason", "class", "self", "a b", "a_b", "1st", "_x", "翻訳", "", "a-b", "reason",
+            "reason", "class", "self", "a b", "a_b", "1st", "_x", "翻訳", "", "a - b", "reason",
         ]);
         assert_eq!(
             names,
             [
-                "reason", "class_", "self_", "a_b_2", "a_b", "n1st", "n_x", "n__", "n", "a_b_3",
+                "reason", "class_", "self_", "a_b_2", "a_b", "n1st", "n_x", "n_", "n", "a_b_3",
                 "reason_2"
             ]
         );
