@@ -329,3 +329,52 @@ print("ok", len(sys.argv) - 1)
     }
     let _ = FsPath::new("");
 }
+
+#[test]
+fn every_method_invokes_its_own_operation_with_its_wip_parameter_names() {
+    let fake = odd_tracker();
+    let targets = ["/issues/1", "/issues/2", "/issues"];
+    let module = module_for(odd_tracker(), &targets);
+    // Python calls every method of every proxy with each required parameter set to "x".
+    let body = r#"
+import inspect
+async def body():
+    for path, proxy in m.objects.items():
+        for name, method in type(proxy).__dict__.items():
+            if not inspect.iscoroutinefunction(method):
+                continue
+            parameters = inspect.signature(method).parameters.values()
+            required = {p.name: "x" for p in parameters if p.kind == p.KEYWORD_ONLY and p.default is p.empty}
+            await getattr(proxy, name)(**required)
+"#;
+    let (_, calls) = run(&module, serde_json::json!({}), body);
+    let mut seen: Vec<String> = calls
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|call| call.to_string())
+        .collect();
+    seen.sort();
+    // What the descriptors say each call must be: the complete notation and the required
+    // parameters by their WIP names.
+    let mut expected = Vec::new();
+    for target in targets {
+        let observation = block_on(wip_tools::Worldspace::resolve(&fake, &path(target))).unwrap();
+        for reference in &observation.object.interfaces {
+            let fetched =
+                block_on(wip_tools::Worldspace::fetch_interface(&fake, reference)).unwrap();
+            for operation in &fetched.descriptor.descriptor().operations {
+                let input: serde_json::Map<String, serde_json::Value> = operation
+                    .parameters
+                    .iter()
+                    .filter(|parameter| parameter.required)
+                    .map(|parameter| (parameter.name.to_string(), "x".into()))
+                    .collect();
+                let notation = wip_refs::OperationNotation::new(reference, &operation.name);
+                expected.push(serde_json::json!([target, notation.to_string(), input]).to_string());
+            }
+        }
+    }
+    expected.sort();
+    assert_eq!(seen, expected);
+}
