@@ -22,7 +22,10 @@ use crate::worldspace::{Worldspace, WorldspaceError};
 /// the entry's path, the operation as written (a bare name, or the complete notation of a
 /// bracketed one) and the named arguments as a JSON object, so it meets exactly invoke's input
 /// conversion, operation resolution, refusals and texts; the session never builds a request and
-/// never retries one.
+/// never retries one. A quoted bare name (`issue."a b"()`) is handed over as invoke's operation
+/// argument, so one that reads as an operation notation is taken as that notation, as invoke
+/// takes it. A call's text is invoke's, truncation marker included when it exceeds the tools'
+/// output cap (the session keeps no cursors: give the tools a larger cap for a person).
 ///
 /// ```
 /// use wip_model::codec::{Limits, decode_descriptor};
