@@ -15,6 +15,10 @@
 //!   and validated before anything is sent; the result as JSON, its entries, and the target's new
 //!   state.
 //!
+//! The [`binding`] module projects invoke onto method calls (spec 4.1 "PTC / REPL binding"):
+//! call expressions for a REPL ([`binding::Session`]) and a Python module for programmatic tool
+//! calling ([`binding::python::python_module`]), both through invoke's rules and texts.
+//!
 //! Every failure is an output a model can act on ([`ToolOutput::is_error`]): what went wrong,
 //! whether anything ran, and one next step ([`next_step`]). Nothing panics and nothing is retried.
 //!
@@ -65,6 +69,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod binding;
 mod client;
 mod definitions;
 mod discover;
