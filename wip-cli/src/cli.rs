@@ -106,6 +106,20 @@ wip invoke /projects/wip/1 /::issue.lifecycle#close '{\"reason\":\"duplicate\"}'
         #[arg(default_value = "{}")]
         input: String,
     },
+    /// The call-expression binding, one expression a line.
+    #[command(after_help = "Examples:\n  \
+printf 'issue = \"/projects/wip/1\"\\nissue.read()\\n' | wip repl\n  \
+wip repl    # then: issue = \"/projects/wip/3\"   issue.close()   blocked = issue.close()\n\n\
+On a terminal, line editing and history; a failing line is reported and the session goes on. \
+Piped in, the first failing line stops the script with its exit code.")]
+    Repl,
+    /// Print the Python projection module (PTC binding) for these targets.
+    #[command(after_help = "Example:\n  wip ptc /projects/wip/1 /people/alice > worldspace.py")]
+    Ptc {
+        /// Canonical absolute paths, one proxy each.
+        #[arg(required = true)]
+        targets: Vec<String>,
+    },
     /// Print an operation's input schema for an AI provider.
     #[command(after_help = "Example:\n  wip schema /projects/wip/1 close --dialect openai")]
     Schema {

@@ -26,6 +26,14 @@ pub(crate) enum Failure {
     OutcomeUnknown(String),
     /// The Host could not be reached, or anything else went wrong. Exit 1.
     Other(String),
+    /// A line of a `wip repl` script failed with the exit code of its kind; the text is the
+    /// binding's account of it.
+    Line {
+        /// The exit code (1 to 4).
+        code: u8,
+        /// What went wrong, prefixed with the line number.
+        text: String,
+    },
 }
 
 impl Failure {
@@ -68,6 +76,7 @@ impl Failure {
             Self::Input(_) => 2,
             Self::Protocol { .. } => 3,
             Self::OutcomeUnknown(_) => 4,
+            Self::Line { code, .. } => *code,
         })
     }
 }
@@ -85,8 +94,19 @@ impl fmt::Display for Failure {
                 Ok(())
             }
             Self::OutcomeUnknown(message) => write!(f, "error: {message}"),
+            Self::Line { text, .. } => write!(f, "error: {text}"),
         }
     }
+}
+
+/// A tool's failure text as stderr's account: without the data notice (stderr is for the person)
+/// and without a leading `error: `, which [`Failure`]'s display adds.
+pub(crate) fn account(text: &str) -> String {
+    let text = text
+        .strip_prefix(wip_tools::DATA_NOTICE)
+        .map_or(text, str::trim_start)
+        .trim_end();
+    text.strip_prefix("error: ").unwrap_or(text).to_owned()
 }
 
 impl From<anyhow::Error> for Failure {

@@ -14,7 +14,7 @@ use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 use crate::cli::{Cli, Command, RefCommand, RenderCommand};
-use crate::commands::{demo, discover, inspect, invoke, observe, refs, render, schema};
+use crate::commands::{demo, discover, inspect, invoke, observe, ptc, refs, render, repl, schema};
 use crate::connect::{connect, terminal_config};
 use crate::failure::{Failure, Result};
 
@@ -81,6 +81,14 @@ async fn run(cli: Cli) -> Result<()> {
         } => {
             let connection = connect(&global, terminal_config())?;
             schema::run(&connection, &target, &operation, dialect).await
+        }
+        Command::Repl => {
+            let connection = connect(&global, terminal_config())?;
+            repl::run(&connection).await
+        }
+        Command::Ptc { targets } => {
+            let connection = connect(&global, terminal_config())?;
+            ptc::run(&connection, &targets).await
         }
         Command::Render(RenderCommand::Object { file, path }) => {
             render::object(format, &file, path.as_deref())

@@ -761,3 +761,114 @@ async fn host_strings_reach_the_terminal_escaped() {
     assert!(!out.contains('\u{1b}'), "{out}");
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repl_runs_a_piped_script_and_stops_at_the_first_failing_line() {
+    let server = host(DemoOptions::default()).await;
+    let endpoint = server.endpoint();
+    let script = "# close the release: blocked by its dependencies\n\
+                  release = \"/projects/wip/3\"\n\
+                  blocked = release.close()\n\
+                  blocked.value.dependencies[0].close(reason=\"duplicate\")\n\
+                  \n\
+                  first = blocked.value.dependencies[0]\n\
+                  first[/::issue.read#read]()\n";
+    let output = wip(&["--endpoint", &endpoint, "repl"], Some(script)).await;
+    let out = expect(
+        &output,
+        0,
+        &[
+            "release = entry \"/projects/wip/3\"",
+            "\"$case\":\"blocked\"",
+            "invoked /projects/wip::\"issue::lifecycle\"#close on \"/projects/wip/1\": success",
+            "first = entry \"/projects/wip/1\"",
+            "\"close_reason\":\"duplicate\"",
+        ],
+    );
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
+    assert!(out.contains("\"status\":\"closed\""), "{out}");
+
+    // The first failing line stops the script with its exit code; later lines never run.
+    let script = "x = \"/projects/wip/2\"\nx.read()\nx.close()\n";
+    let output = wip(&["--endpoint", &endpoint, "repl"], Some(script)).await;
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "x = entry \"/projects/wip/2\"\n",
+        "line 1 ran, line 3 did not"
+    );
+    let err = stderr(&output);
+    assert!(err.starts_with("error: line 2: "), "{err}");
+    assert!(
+        err.contains("is ambiguous") && err.contains("/::issue.read#read"),
+        "{err}"
+    );
+    let closes = server
+        .counters()
+        .operation("/projects/wip", "issue::lifecycle", "close");
+    assert_eq!(
+        closes.requested, 2,
+        "the close after the failing line was never sent"
+    );
+    let err = expect_failure(
+        &wip(
+            &["--endpoint", &endpoint, "repl"],
+            Some("x.close(\"now\")\n"),
+        )
+        .await,
+        2,
+        "error: line 1: ",
+    );
+    assert!(
+        err.contains('^'),
+        "a parse error points at the character:\n{err}"
+    );
+    let script = "\"/nowhere\"[/::issue.read#read]()\n";
+    expect_failure(
+        &wip(&["--endpoint", &endpoint, "repl"], Some(script)).await,
+        3,
+        "error: line 1: ",
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ptc_prints_a_python_module_with_a_proxy_per_target() {
+    let server = host(DemoOptions::default()).await;
+    let out = expect(
+        &at(&server, &["ptc", "/projects/wip/1", "/people/alice"]).await,
+        0,
+        &[
+            "import typing",
+            "async def profile(self",
+            "async def close(self, *",
+            "\"/projects/wip/1\"",
+        ],
+    );
+    // The module is valid Python (python3 is installed by .ci/run when missing).
+    let file = std::env::temp_dir().join(format!("wip-cli-ptc-{}.py", std::process::id()));
+    std::fs::write(&file, &out).expect("a temporary file");
+    let compiled = Command::new("python3")
+        .args(["-m", "py_compile"])
+        .arg(&file)
+        .output()
+        .expect("python3 runs: install it (.ci/run does so when it is missing)");
+    let _ = std::fs::remove_file(&file);
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    expect_failure(
+        &at(&server, &["ptc", "/nowhere"]).await,
+        3,
+        "error: not_found: ",
+    );
+    expect_failure(&at(&server, &["ptc", "nowhere"]).await, 2, "error: TARGET");
+    assert_eq!(
+        wip(&["ptc"], None).await.status.code(),
+        Some(2),
+        "at least one target"
+    );
+    server.shutdown().await;
+}

@@ -42,6 +42,40 @@ impl Terminal {
         Self { socket }
     }
 
+    /// Types `text` literally, then presses `keys` (tmux key names such as `Enter`, `Up`).
+    fn type_keys(&self, text: &str, keys: &[&str]) {
+        if !text.is_empty() {
+            let status = Command::new("tmux")
+                .args(["-L", &self.socket, "send-keys", "-l", text])
+                .status()
+                .expect("tmux send-keys runs");
+            assert!(status.success());
+        }
+        for key in keys {
+            let status = Command::new("tmux")
+                .args(["-L", &self.socket, "send-keys", key])
+                .status()
+                .expect("tmux send-keys runs");
+            assert!(status.success());
+        }
+    }
+
+    /// The screen once `done` says it is complete, within a minute.
+    async fn screen_when(&self, what: &str, done: impl Fn(&str) -> bool) -> String {
+        let started = Instant::now();
+        loop {
+            let screen = self.screen();
+            if done(&screen) {
+                return screen;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "never saw {what}:\n{screen}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// What the pane shows now.
     fn screen(&self) -> String {
         let output = Command::new("tmux")
@@ -152,5 +186,57 @@ async fn a_crawl_shows_its_progress_on_a_terminal_and_nothing_elsewhere() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_repl_edits_lines_and_recalls_history_on_a_terminal() {
+    let server = host(40).await;
+    let command = format!(
+        "{} --endpoint {} repl",
+        quoted(env!("CARGO_BIN_EXE_wip")),
+        quoted(&server.endpoint())
+    );
+    let terminal = Terminal::run("repl", &command);
+    terminal
+        .screen_when("the prompt", |screen| screen.contains("wip> "))
+        .await;
+    terminal.type_keys("issue = \"/projects/wip/2\"", &["Enter"]);
+    terminal
+        .screen_when("the binding", |screen| {
+            screen.contains("issue = entry \"/projects/wip/2\"")
+        })
+        .await;
+    // A typo mended with the cursor keys before Enter: `reax` becomes `read`.
+    terminal.type_keys(
+        "issue[/::issue.read#reax]()",
+        &["Left", "Left", "Left", "BSpace"],
+    );
+    terminal.type_keys("d", &["Enter"]);
+    let invoked = "invoked /::issue.read#read on \"/projects/wip/2\": success";
+    terminal
+        .screen_when("the read", |screen| screen.contains(invoked))
+        .await;
+    // Up recalls the last line; Enter runs it again.
+    terminal.type_keys("", &["Up", "Enter"]);
+    let screen = terminal
+        .screen_when("the read again", |screen| {
+            screen.matches(invoked).count() == 2
+        })
+        .await;
+    assert!(screen.contains("\"status\":\"open\""), "{screen}");
+    // A failing line is reported and the session goes on.
+    terminal.type_keys("issue.read()", &["Enter"]);
+    terminal
+        .screen_when("the refusal", |screen| screen.contains("is ambiguous"))
+        .await;
+    terminal.type_keys("", &["C-d"]);
+    let screen = terminal.finished_screen().await;
+    assert!(
+        screen.contains("EXIT=0"),
+        "Ctrl-D ends the session with 0:\n{screen}"
+    );
+    let reads = server.counters().operation("/", "issue.read", "read");
+    assert_eq!(reads.executed, 2, "each Enter ran the read once");
     server.shutdown().await;
 }

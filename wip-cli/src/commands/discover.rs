@@ -11,7 +11,7 @@ use wip_tools::{DiscoverInput, SearchRequest, Worldspace};
 use crate::cli::Format;
 use crate::commands::parse_path;
 use crate::connect::Connection;
-use crate::failure::{Failure, Result};
+use crate::failure::{Failure, Result, account};
 use crate::output::{print_json, print_text};
 use crate::progress::Spinner;
 
@@ -62,7 +62,7 @@ pub(crate) async fn run(
             // The scope and limit were checked above, so the search itself failed: search again
             // (a retrieval, which may be repeated) for the error's kind and exit code.
             search().await.map_err(Failure::from_worldspace)?;
-            return Err(Failure::other(output.text));
+            return Err(Failure::other(account(&output.text)));
         }
         Format::Json => {
             let searched = search().await;

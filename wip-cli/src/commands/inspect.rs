@@ -12,7 +12,7 @@ use wip_tools::{InspectInput, Worldspace};
 use crate::cli::Format;
 use crate::commands::parse_path;
 use crate::connect::Connection;
-use crate::failure::{Failure, Result};
+use crate::failure::{Failure, Result, account};
 use crate::output::{print_json, print_text, wire_json};
 
 pub(crate) async fn run(
@@ -36,7 +36,7 @@ pub(crate) async fn run(
         })
         .await;
     if output.is_error {
-        return Err(Failure::other(output.text));
+        return Err(Failure::other(account(&output.text)));
     }
     match format {
         Format::Text => print_text(&output.text),

@@ -14,7 +14,7 @@ use wip_tools::{InvokeOutcome, WorldspaceError};
 
 use crate::cli::Format;
 use crate::connect::Connection;
-use crate::failure::{Failure, Result};
+use crate::failure::{Failure, Result, account};
 use crate::output::{print_json, print_text};
 
 pub(crate) async fn run(
@@ -35,7 +35,7 @@ pub(crate) async fn run(
         .await;
     let success = match report.outcome {
         InvokeOutcome::Success(success) => success,
-        outcome => return Err(failure(outcome, report.output.text)),
+        outcome => return Err(failure(outcome, &report.output.text)),
     };
     match format {
         Format::Text => print_text(&report.output.text),
@@ -62,19 +62,10 @@ pub(crate) async fn run(
 }
 
 /// The failure of an invoke that did not succeed; `text` is the tool's account of it.
-pub(crate) fn failure(outcome: InvokeOutcome, text: String) -> Failure {
-    let account = text
-        .strip_prefix(wip_tools::DATA_NOTICE)
-        .map_or(text.as_str(), str::trim_start)
-        .trim_end()
-        .to_owned();
+pub(crate) fn failure(outcome: InvokeOutcome, text: &str) -> Failure {
+    let account = account(text);
     match outcome {
-        InvokeOutcome::Rejected { .. } => Failure::input(
-            account
-                .strip_prefix("error: ")
-                .unwrap_or(&account)
-                .to_owned(),
-        ),
+        InvokeOutcome::Rejected { .. } => Failure::input(account),
         InvokeOutcome::Failed(WorldspaceError::Protocol(error)) => Failure::Protocol {
             detail: Some(format!("next: {}", wip_tools::next_step(error.code))),
             error,

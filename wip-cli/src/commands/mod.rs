@@ -8,10 +8,10 @@ pub(crate) mod discover;
 pub(crate) mod inspect;
 pub(crate) mod invoke;
 pub(crate) mod observe;
-
+pub(crate) mod ptc;
 pub(crate) mod refs;
 pub(crate) mod render;
-
+pub(crate) mod repl;
 pub(crate) mod schema;
 
 use wip_model::Path;

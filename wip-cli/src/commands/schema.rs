@@ -21,7 +21,7 @@ pub(crate) async fn run(
         .tools
         .find_operation(target, operation)
         .await
-        .map_err(|report| failure(report.outcome, report.output.text))?;
+        .map_err(|report| failure(report.outcome, &report.output.text))?;
     let dialect = match dialect {
         SchemaDialect::JsonSchema => Dialect::JsonSchema,
         SchemaDialect::Openai => Dialect::OpenAi,

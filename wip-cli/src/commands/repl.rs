@@ -1,0 +1,89 @@
+//! `wip repl`: the call-expression binding (`wip_tools::binding`), one expression a line.
+//!
+//! On a terminal: a `wip> ` prompt with line editing and history (in memory, for the session);
+//! a failing line is reported on stderr and the session goes on; Ctrl-D ends it with exit 0.
+//! Otherwise (a script piped in): lines are read plainly, each result is printed on stdout, and
+//! the first failing line stops the script with its exit code (2 input, 3 protocol error, 4
+//! outcome unknown, 1 transport), so nothing after a failure runs — as `sh -e` would.
+
+use std::io::IsTerminal;
+
+use rustyline::DefaultEditor;
+use rustyline::error::ReadlineError;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use wip_client::Client;
+use wip_tools::binding::{LineOutput, Session};
+
+use crate::connect::Connection;
+use crate::failure::{Failure, Result, account};
+use crate::output::print_text;
+
+pub(crate) async fn run(connection: &Connection) -> Result<()> {
+    let session = Session::new(&connection.tools);
+    if std::io::stdin().is_terminal() {
+        interactive(session).await
+    } else {
+        script(session).await
+    }
+}
+
+const PROMPT: &str = "wip> ";
+
+async fn interactive(mut session: Session<'_, Client>) -> Result<()> {
+    let mut editor = DefaultEditor::new()
+        .map_err(|error| Failure::other(format!("cannot set up line editing: {error}")))?;
+    eprintln!(
+        "Call expressions, one a line: issue = \"/projects/wip/1\", then issue.read(). Ctrl-D ends."
+    );
+    loop {
+        // Reading a line blocks this worker thread; the runtime moves other tasks off it.
+        let line = tokio::task::block_in_place(|| editor.readline(PROMPT));
+        let line = match line {
+            Ok(line) => line,
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => return Ok(()),
+            Err(error) => return Err(Failure::other(format!("cannot read a line: {error}"))),
+        };
+        if !line.trim().is_empty() {
+            // A history entry that cannot be added only loses the recall of that line.
+            let _ = editor.add_history_entry(line.as_str());
+        }
+        let output = session.run_line(&line).await;
+        if output.is_error {
+            eprintln!("error: {}", account(&output.text));
+        } else if !output.text.is_empty() {
+            print_text(&output.text)?;
+        }
+    }
+}
+
+async fn script(mut session: Session<'_, Client>) -> Result<()> {
+    let mut lines = BufReader::new(tokio::io::stdin()).lines();
+    let mut number = 0usize;
+    while let Some(line) = lines
+        .next_line()
+        .await
+        .map_err(|error| Failure::input(format!("cannot read line {}: {error}", number + 1)))?
+    {
+        number += 1;
+        let output = session.run_line(&line).await;
+        if output.is_error {
+            return Err(line_failure(number, output));
+        }
+        if !output.text.is_empty() {
+            print_text(&output.text)?;
+        }
+    }
+    Ok(())
+}
+
+/// The failure of line `number`, with the exit code of its kind.
+fn line_failure(number: usize, output: LineOutput) -> Failure {
+    let code = output
+        .kind
+        .map_or(1, |kind| u8::try_from(kind.exit_code()).unwrap_or(1));
+    Failure::Line {
+        code,
+        text: format!("line {number}: {}", account(&output.text)),
+    }
+}
