@@ -128,3 +128,42 @@ fn not_found()
     *response.status_mut() = StatusCode::NOT_FOUND;
     response
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_loopback_addresses_are_accepted() {
+        for accepted in ["127.0.0.1:0", "127.0.0.2:8090", "[::1]:8090"] {
+            let addr: SocketAddr = accepted.parse().unwrap();
+            assert!(check_loopback(addr).is_ok(), "{accepted}");
+        }
+        for refused in ["0.0.0.0:0", "[::]:0", "192.168.1.10:8090", "[fe80::1]:8090"] {
+            let addr: SocketAddr = refused.parse().unwrap();
+            let Err(Failure::Input(message)) = check_loopback(addr) else {
+                panic!("{refused} was not refused as a usage error");
+            };
+            assert!(message.contains("is not a loopback address"), "{message}");
+        }
+    }
+
+    #[test]
+    fn origins_are_the_loopback_names_and_the_bound_address() {
+        let origins = loopback_origins("127.0.0.2".parse().unwrap());
+        assert_eq!(
+            origins,
+            [
+                "http://localhost:*",
+                "https://localhost:*",
+                "http://127.0.0.1:*",
+                "https://127.0.0.1:*",
+                "http://[::1]:*",
+                "https://[::1]:*",
+                "http://127.0.0.2:*",
+                "https://127.0.0.2:*",
+            ]
+        );
+        assert_eq!(loopback_origins("::1".parse().unwrap()).len(), 6);
+    }
+}
