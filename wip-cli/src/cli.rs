@@ -137,6 +137,20 @@ Piped in, the first failing line stops the script with its exit code.")]
     /// Parse or format the reference notation.
     #[command(subcommand)]
     Ref(RefCommand),
+    /// Serve discover, inspect and invoke as an MCP server: on stdio, or over Streamable HTTP.
+    #[command(
+        after_help = "Examples:\n  wip mcp --endpoint http://127.0.0.1:8080/wip\n  \
+wip mcp --listen 127.0.0.1:8090 --endpoint http://127.0.0.1:8080/wip\n\n\
+On stdio, stdout carries the protocol and logs go to stderr. With --listen, the endpoint is \
+http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`; ADDR must be a loopback address, and \
+requests from a browser origin other than loopback are refused."
+    )]
+    Mcp {
+        /// Serve over Streamable HTTP at http://ADDR/mcp instead of stdio, until interrupted;
+        /// ADDR must be a loopback address (port 0 picks a free port).
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<SocketAddr>,
+    },
 }
 
 /// The schema dialects `wip schema` prints.

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use async_trait::async_trait;
+use tokio::sync::watch;
 use wip_client::{
     Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Reply, Session, Transport,
     TransportError,
@@ -38,10 +39,22 @@ pub(crate) fn terminal_config() -> ToolsConfig {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Progress(Arc<Counts>);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Counts {
     requests: AtomicU64,
     objects: AtomicU64,
+    /// Marked after every answered observe, so a watcher waits instead of polling.
+    changed: watch::Sender<()>,
+}
+
+impl Default for Counts {
+    fn default() -> Self {
+        Self {
+            requests: AtomicU64::default(),
+            objects: AtomicU64::default(),
+            changed: watch::Sender::new(()),
+        }
+    }
 }
 
 impl Progress {
@@ -51,6 +64,11 @@ impl Progress {
             self.0.requests.load(Ordering::Relaxed),
             self.0.objects.load(Ordering::Relaxed),
         )
+    }
+
+    /// A receiver whose `changed()` completes once an observe is answered after this call.
+    pub(crate) fn subscribe(&self) -> watch::Receiver<()> {
+        self.0.changed.subscribe()
     }
 }
 
@@ -128,6 +146,7 @@ impl Transport for Counting {
                 .fetch_add(objects, Ordering::Relaxed);
         }
         self.progress.0.requests.fetch_add(1, Ordering::Relaxed);
+        self.progress.0.changed.send_replace(());
         reply
     }
 

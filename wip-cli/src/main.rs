@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod connect;
 mod failure;
+mod mcp;
 mod output;
 mod progress;
 
@@ -108,5 +109,6 @@ async fn run(cli: Cli) -> Result<()> {
             name,
             operation,
         }) => refs::format(format, &scope, &name, operation.as_deref()),
+        Command::Mcp { listen } => mcp::run(&global, listen).await,
     }
 }

@@ -1,0 +1,511 @@
+//! `wip mcp` against a real MCP client (rmcp's), over a child process's stdio and over
+//! Streamable HTTP, with the sample Worldspace (wip-demo) as the Host, all on loopback.
+
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, ProgressNotificationParam};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::watch;
+use wip_demo::{DemoOptions, DemoServer};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// The complete notation of the sample issues' close operation.
+const LIFECYCLE_CLOSE: &str = "/projects/wip::\"issue::lifecycle\"#close";
+
+/// How long a test waits for something the server must do before it counts as failed.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+async fn demo(options: DemoOptions) -> Result<DemoServer, Box<dyn std::error::Error>> {
+    Ok(wip_demo::serve("127.0.0.1:0".parse()?, options).await?)
+}
+
+/// `wip mcp ARGS`, without a token or endpoint from the environment, killed when dropped.
+fn wip_mcp(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_wip"));
+    command
+        .arg("mcp")
+        .args(args)
+        .env_remove("WIP_ENDPOINT")
+        .env_remove("WIP_TOKEN")
+        .kill_on_drop(true);
+    command
+}
+
+/// A client that records the progress notifications it receives.
+#[derive(Clone)]
+struct Recorder {
+    progress: Arc<watch::Sender<Vec<ProgressNotificationParam>>>,
+}
+
+impl Recorder {
+    fn new() -> Self {
+        Self {
+            progress: Arc::new(watch::Sender::new(Vec::new())),
+        }
+    }
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.send_modify(|all| all.push(params));
+    }
+}
+
+/// An MCP session with `wip mcp --endpoint ENDPOINT` as a child process.
+async fn stdio_session(
+    endpoint: &str,
+) -> Result<RunningService<RoleClient, Recorder>, Box<dyn std::error::Error>> {
+    let transport = TokioChildProcess::new(wip_mcp(&["--endpoint", endpoint]))?;
+    Ok(Recorder::new().serve(transport).await?)
+}
+
+async fn call(
+    client: &RunningService<RoleClient, Recorder>,
+    name: &'static str,
+    arguments: Value,
+) -> Result<CallToolResult, Box<dyn std::error::Error>> {
+    let Value::Object(arguments) = arguments else {
+        return Err("arguments must be an object".into());
+    };
+    let params = CallToolRequestParams::new(name).with_arguments(arguments);
+    Ok(client.call_tool(params).await?)
+}
+
+/// The result's one text content block; a result must always have it.
+fn text(result: &CallToolResult) -> &str {
+    assert_eq!(result.content.len(), 1, "{result:?}");
+    assert!(result.structured_content.is_none(), "{result:?}");
+    match result.content[0].as_text() {
+        Some(content) => &content.text,
+        None => panic!("not a text content block: {result:?}"),
+    }
+}
+
+fn check_success(result: &CallToolResult, contains: &[&str]) {
+    assert_eq!(result.is_error, Some(false), "{}", text(result));
+    for part in contains {
+        assert!(
+            text(result).contains(part),
+            "no {part:?} in:\n{}",
+            text(result)
+        );
+    }
+}
+
+fn check_error(result: &CallToolResult, contains: &[&str]) {
+    assert_eq!(result.is_error, Some(true), "{}", text(result));
+    for part in contains {
+        assert!(
+            text(result).contains(part),
+            "no {part:?} in:\n{}",
+            text(result)
+        );
+    }
+}
+
+/// A character that could move the cursor, recolour, reorder or hide text: every control but
+/// the line feed, bidi and other format controls, and the line and paragraph separators.
+fn is_raw_hazard(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c,
+            '\u{061c}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}' | '\u{feff}')
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stdio_session_lists_and_calls_the_three_tools() -> TestResult {
+    let demo = demo(DemoOptions::default()).await?;
+    let client = stdio_session(&demo.endpoint()).await?;
+
+    let Some(info) = client.peer_info() else {
+        return Err("no server info after initialisation".into());
+    };
+    let server = info.server_info.as_ref();
+    assert_eq!(server.map(|server| server.name.as_str()), Some("wip"));
+    assert_eq!(
+        server.map(|server| server.version.as_str()),
+        Some(env!("CARGO_PKG_VERSION"))
+    );
+    assert!(info.capabilities.tools.is_some());
+
+    let tools = client.list_all_tools().await?;
+    let names: Vec<&str> = tools.iter().map(|tool| &*tool.name).collect();
+    assert_eq!(names, ["discover", "inspect", "invoke"]);
+    for (tool, definition) in tools.iter().zip(wip_tools::tool_definitions()) {
+        assert_eq!(tool.title.as_deref(), Some(definition.title));
+        assert_eq!(tool.description.as_deref(), Some(definition.description));
+        assert_eq!(
+            Value::Object((*tool.input_schema).clone()),
+            definition.input_schema
+        );
+        let annotations = serde_json::to_value(&tool.annotations)?;
+        assert_eq!(annotations, definition.annotations, "{}", tool.name);
+    }
+
+    let discovered = call(
+        &client,
+        "discover",
+        json!({"scope": "/projects", "query": "stale children", "limit": 3}),
+    )
+    .await?;
+    check_success(&discovered, &["discover in \"/projects\"", "coverage:"]);
+
+    let inspected = call(&client, "inspect", json!({"target": "/projects/wip/1"})).await?;
+    check_success(
+        &inspected,
+        &[LIFECYCLE_CLOSE, "operations: /::issue.read#read"],
+    );
+
+    let read = call(
+        &client,
+        "invoke",
+        json!({"target": "/projects/wip/1", "operation": "/::issue.read#read", "input": {}}),
+    )
+    .await?;
+    check_success(&read, &[]);
+
+    let blocked = call(
+        &client,
+        "invoke",
+        json!({"target": "/projects/wip/3", "operation": "close", "input": {}}),
+    )
+    .await?;
+    check_success(&blocked, &["blocked"]);
+
+    // Failures are results with isError and the tool's text, never protocol errors.
+    let no_such_operation = call(
+        &client,
+        "invoke",
+        json!({"target": "/projects/wip/1", "operation": "/projects/wip::\"issue::lifecycle\"#explode"}),
+    )
+    .await?;
+    check_error(&no_such_operation, &["explode"]);
+    let scope_omitted = call(
+        &client,
+        "invoke",
+        json!({"target": "/projects/wip/1", "operation": "\"issue::lifecycle\"#close"}),
+    )
+    .await?;
+    check_error(&scope_omitted, &[LIFECYCLE_CLOSE]);
+    let unknown_tool = call(&client, "observe", json!({"path": "/"})).await?;
+    check_error(&unknown_tool, &["unknown tool"]);
+    let without_arguments = client
+        .call_tool(CallToolRequestParams::new("discover"))
+        .await?;
+    check_error(&without_arguments, &["\"scope\"", "missing"]);
+    let not_an_argument = call(&client, "inspect", json!({"path": "/projects"})).await?;
+    check_error(&not_an_argument, &["\"path\""]);
+
+    client.cancel().await?;
+    demo.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_strings_with_control_characters_arrive_escaped() -> TestResult {
+    let demo = demo(DemoOptions {
+        lab: true,
+        ..DemoOptions::default()
+    })
+    .await?;
+    let client = stdio_session(&demo.endpoint()).await?;
+
+    let listed = call(
+        &client,
+        "discover",
+        json!({"scope": "/lab/hostile", "query": "", "limit": 20}),
+    )
+    .await?;
+    // The ANSI colour, the C1 CSI and NEL, the bidi override arrive as escapes.
+    check_success(
+        &listed,
+        &[
+            r"\u001b[31mANSI red\u001b[0m",
+            r"\u009b2J",
+            r"\u0085",
+            r"\u202e",
+        ],
+    );
+    let inspected = call(
+        &client,
+        "inspect",
+        json!({"target": "/lab/hostile", "details": true}),
+    )
+    .await?;
+    check_success(&inspected, &[r"\u001b[2J", r"\u2028"]);
+    for result in [&listed, &inspected] {
+        let hazards: Vec<char> = text(result).chars().filter(|&c| is_raw_hazard(c)).collect();
+        assert!(hazards.is_empty(), "raw {hazards:?} in:\n{}", text(result));
+    }
+
+    client.cancel().await?;
+    demo.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crawl_reports_progress_to_a_client_that_sent_a_token() -> TestResult {
+    let demo = demo(DemoOptions {
+        issues: 2000,
+        ..DemoOptions::default()
+    })
+    .await?;
+    let client = stdio_session(&demo.endpoint()).await?;
+    let mut progress = client.service().progress.subscribe();
+
+    // rmcp's client sends a progress token with every request.
+    let discovered = call(&client, "discover", json!({"scope": "/", "query": "bulk"})).await?;
+    check_success(&discovered, &["coverage:"]);
+    let received = tokio::time::timeout(PATIENCE, progress.wait_for(|all| !all.is_empty()))
+        .await??
+        .clone();
+    let mut last = 0.0;
+    for notification in &received {
+        assert!(notification.progress > last, "{received:?}");
+        last = notification.progress;
+        let Some(message) = notification.message.as_deref() else {
+            return Err(format!("no message: {notification:?}").into());
+        };
+        let expected_start = format!("{} observes, ", notification.progress);
+        assert!(message.starts_with(&expected_start), "{message}");
+        assert!(message.ends_with(" objects"), "{message}");
+    }
+
+    client.cancel().await?;
+    demo.shutdown().await;
+    Ok(())
+}
+
+/// Reads JSON-RPC lines from `lines` until the response with `id`; returns the lines before it
+/// and the response.
+async fn until_response(
+    lines: &mut tokio::io::Lines<BufReader<tokio::process::ChildStdout>>,
+    id: u64,
+) -> Result<(Vec<Value>, Value), Box<dyn std::error::Error>> {
+    let mut before = Vec::new();
+    loop {
+        let Some(line) = tokio::time::timeout(PATIENCE, lines.next_line()).await?? else {
+            return Err(format!("stdout ended before the response {id}").into());
+        };
+        let message: Value = serde_json::from_str(&line)?;
+        if message["id"] == id {
+            return Ok((before, message));
+        }
+        before.push(message);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_without_a_progress_token_gets_no_progress() -> TestResult {
+    let demo = demo(DemoOptions {
+        issues: 2000,
+        ..DemoOptions::default()
+    })
+    .await?;
+    let mut child: Child = wip_mcp(&["--endpoint", &demo.endpoint()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err("no pipes".into());
+    };
+    let mut lines = BufReader::new(stdout).lines();
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "discover", "arguments": {"scope": "/", "query": "bulk"}}}),
+    ];
+    for message in &messages {
+        stdin.write_all(format!("{message}\n").as_bytes()).await?;
+    }
+    stdin.flush().await?;
+    let (_, initialized) = until_response(&mut lines, 1).await?;
+    assert_eq!(initialized["result"]["serverInfo"]["name"], "wip");
+    let (before, response) = until_response(&mut lines, 2).await?;
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    let text = response["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or("");
+    // The crawl took several observes, so a client with a token would have heard of them.
+    assert!(!text.contains(", 1 observes sent"), "{text}");
+    assert!(text.contains("observes sent to crawl it now"), "{text}");
+    assert!(before.is_empty(), "unexpected messages: {before:?}");
+
+    drop(stdin);
+    tokio::time::timeout(PATIENCE, child.wait()).await??;
+    demo.shutdown().await;
+    Ok(())
+}
+
+/// `wip mcp --listen 127.0.0.1:0` and the URL its first stdout line names.
+async fn http_server(endpoint: &str) -> Result<(Child, String), Box<dyn std::error::Error>> {
+    let mut child = wip_mcp(&["--listen", "127.0.0.1:0", "--endpoint", endpoint])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let Some(stdout) = child.stdout.take() else {
+        return Err("no stdout".into());
+    };
+    let mut lines = BufReader::new(stdout).lines();
+    let Some(first) = tokio::time::timeout(PATIENCE, lines.next_line()).await?? else {
+        return Err("stdout ended before the URL".into());
+    };
+    let Some(url) = first.strip_prefix("mcp: ") else {
+        return Err(format!("first line {first:?}").into());
+    };
+    Ok((child, url.to_owned()))
+}
+
+/// Sends one raw HTTP/1.1 request and returns the status line.
+async fn raw_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Result<String, Box<dyn std::error::Error>> {
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+Content-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).await?;
+    let mut reply = Vec::new();
+    // The server closes the connection (Connection: close); a stream may stay open, so read
+    // the head only.
+    let mut buffer = [0; 1024];
+    while !reply.windows(2).any(|pair| pair == b"\r\n") {
+        let read = tokio::time::timeout(PATIENCE, stream.read(&mut buffer)).await??;
+        if read == 0 {
+            break;
+        }
+        reply.extend_from_slice(&buffer[..read]);
+    }
+    let reply = String::from_utf8_lossy(&reply);
+    Ok(reply.lines().next().unwrap_or("").to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_session_on_loopback() -> TestResult {
+    let demo = demo(DemoOptions::default()).await?;
+    let (_child, url) = http_server(&demo.endpoint()).await?;
+    let Some(authority) = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+    else {
+        return Err(format!("not an MCP URL on loopback: {url}").into());
+    };
+    let addr: SocketAddr = authority.parse()?;
+    assert!(addr.ip().is_loopback() && addr.port() != 0, "{addr}");
+
+    let client = ().serve(StreamableHttpClientTransport::from_uri(url.as_str())).await?;
+    let Some(info) = client.peer_info() else {
+        return Err("no server info after initialisation".into());
+    };
+    let server = info.server_info.as_ref();
+    assert_eq!(server.map(|server| server.name.as_str()), Some("wip"));
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await?
+        .into_iter()
+        .map(|tool| tool.name.into_owned())
+        .collect();
+    assert_eq!(names, ["discover", "inspect", "invoke"]);
+    let mut arguments = JsonObject::new();
+    arguments.insert("target".into(), json!("/projects/wip/1"));
+    let inspected = client
+        .call_tool(CallToolRequestParams::new("inspect").with_arguments(arguments))
+        .await?;
+    let content = inspected.content.first().and_then(|block| block.as_text());
+    assert_eq!(inspected.is_error, Some(false), "{inspected:?}");
+    assert!(
+        content.is_some_and(|content| content.text.contains(LIFECYCLE_CLOSE)),
+        "{inspected:?}"
+    );
+    client.cancel().await?;
+
+    // A browser page from another origin is refused; the same request from loopback is not.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "browser", "version": "1"}}})
+    .to_string();
+    let post = |origin: String| {
+        let initialize = initialize.clone();
+        async move {
+            raw_request(
+                addr,
+                "POST",
+                "/mcp",
+                &[
+                    ("Origin", &origin),
+                    ("Content-Type", "application/json"),
+                    ("Accept", "application/json, text/event-stream"),
+                ],
+                &initialize,
+            )
+            .await
+        }
+    };
+    let foreign = post("http://attacker.example".into()).await?;
+    assert!(foreign.starts_with("HTTP/1.1 403"), "{foreign}");
+    let local = post(format!("http://localhost:{}", addr.port())).await?;
+    assert!(local.starts_with("HTTP/1.1 200"), "{local}");
+    let elsewhere = raw_request(addr, "GET", "/wip", &[], "").await?;
+    assert!(elsewhere.starts_with("HTTP/1.1 404"), "{elsewhere}");
+
+    demo.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn listen_refuses_an_address_that_is_not_loopback() -> TestResult {
+    let output = wip_mcp(&[
+        "--listen",
+        "0.0.0.0:0",
+        "--endpoint",
+        "http://127.0.0.1:9/wip",
+    ])
+    .stdin(Stdio::null())
+    .output()
+    .await?;
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("0.0.0.0:0 is not a loopback address"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_without_an_endpoint_is_a_usage_error() -> TestResult {
+    let output = wip_mcp(&[]).stdin(Stdio::null()).output().await?;
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no endpoint"), "{stderr}");
+    assert!(output.stdout.is_empty());
+    Ok(())
+}
