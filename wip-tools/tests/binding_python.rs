@@ -378,3 +378,47 @@ async def body():
     expected.sort();
     assert_eq!(seen, expected);
 }
+
+/// A descriptor whose type is named after a builtin the runtime calls.
+const SHADOWING: &str = r#"{"format":"wip-interface/1","types":[
+    {"name":"isinstance","definition":{"kind":"record","fields":[
+        {"name":"to","required":true,"type":{"kind":"entry"}}]}}],
+  "operations":[
+    {"name":"globals","parameters":[
+        {"name":"list","required":false,"type":{"kind":"named","name":"isinstance"}}],
+     "returns":{"type":{"kind":"named","name":"isinstance"}}}]}"#;
+
+#[test]
+fn host_names_that_shadow_builtins_are_mangled_and_the_methods_still_work() {
+    let fake = issue_tracker();
+    let shadowing = reference("/", "shadowing");
+    fake.insert_interface(shadowing.clone(), descriptor(SHADOWING));
+    for at in ["/globals", "/isinstance", "/RuntimeError"] {
+        let name = at.trim_start_matches('/');
+        fake.insert_object(&path(at), name, None, vec![shadowing.clone()]);
+    }
+    let module = module_for(fake, &["/globals", "/isinstance", "/RuntimeError"]);
+    // The type claims `isinstance_` first, so the Object at /isinstance takes the next name.
+    assert!(module.contains("\nglobals_ = _WipObject"), "{module}");
+    assert!(module.contains("\nisinstance__2 = _WipObject"), "{module}");
+    assert!(
+        module.contains("\nisinstance_ = typing.TypedDict("),
+        "{module}"
+    );
+    let body = r#"
+async def body():
+    link = await m.globals_.globals(list={"to": m.isinstance__2})
+    print(link["to"] is m.RuntimeError_)
+    await m.RuntimeError_.globals()
+"#;
+    let results = serde_json::json!({"/::shadowing#globals": {"to": "/RuntimeError"}});
+    let (printed, calls) = run(&module, results, body);
+    assert_eq!(printed, ["True"]);
+    assert_eq!(
+        calls,
+        serde_json::json!([
+            ["/globals", "/::shadowing#globals", {"list": {"to": "/isinstance"}}],
+            ["/RuntimeError", "/::shadowing#globals", {}],
+        ])
+    );
+}

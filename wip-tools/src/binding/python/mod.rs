@@ -78,7 +78,7 @@ use crate::tools::{Tools, failure};
 use crate::worldspace::Worldspace;
 
 use literal::{docstring, documentation_lines, py_str};
-use names::{MODULE_RESERVED, Namespace, PARAMETER_RESERVED};
+use names::{BUILTINS, MODULE_RESERVED, Namespace, PARAMETER_RESERVED};
 use types::TypeTable;
 
 /// One Object to project: where it is, its observation, and the fetched descriptors of its
@@ -160,7 +160,7 @@ pub async fn python_module<W: Worldspace>(
 /// The Python module for already-fetched Objects: deterministic, so it can be compared with a
 /// golden file. See the [module documentation](self) for what it holds.
 pub fn python_source(objects: &[ProjectedObject]) -> String {
-    let mut module = Namespace::new(MODULE_RESERVED);
+    let mut module = Namespace::new(&[MODULE_RESERVED, BUILTINS]);
     let mut table = TypeTable::new();
     // Each interface once, in the order the Objects first name it.
     let mut interfaces: Vec<&FetchInterfaceResponse> = Vec::new();
@@ -333,7 +333,7 @@ fn write_method(
     let declaration = method.declaration;
     let operation = declaration.name.as_str();
     let notation = OperationNotation::new(method.interface, operation).to_string();
-    let mut parameters = Namespace::new(PARAMETER_RESERVED);
+    let mut parameters = Namespace::new(&[PARAMETER_RESERVED]);
     let python_names = parameters.assign(declaration.parameters.iter().map(|p| p.name.as_str()));
     let mut signature = String::new();
     for (parameter, python) in declaration.parameters.iter().zip(&python_names) {

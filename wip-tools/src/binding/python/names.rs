@@ -12,6 +12,11 @@
 //! 3. Names kept by rule 1 are claimed first, in declaration order; then every other name, in
 //!    declaration order, takes the first of `m`, `m_2`, `m_3`, … not yet taken.
 //!
+//! Reserved at module level: the names the generated code uses (`typing`, `objects`, `invoke`,
+//! `WipObject`, …) and every Python builtin (`globals` → `globals_`, `isinstance` →
+//! `isinstance_`), so no Host name can shadow what the runtime or a type hint calls; a parameter
+//! may not be `self`.
+//!
 //! Names starting with `_` are never kept, so they cannot meet the generated code's own names,
 //! which all start with `_`.
 
@@ -41,17 +46,170 @@ pub(crate) const MODULE_RESERVED: &[&str] = &[
     "WipObject",
 ];
 
+/// Python's builtins (CPython 3.11's `dir(builtins)` without the underscored names): a
+/// module-level name that shadows one would break the generated runtime, which calls
+/// `isinstance`, `globals` and `RuntimeError`, or a type hint that names `list` or `dict`.
+pub(crate) const BUILTINS: &[&str] = &[
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "BaseExceptionGroup",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "BytesWarning",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "Ellipsis",
+    "EncodingWarning",
+    "EnvironmentError",
+    "Exception",
+    "ExceptionGroup",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "NotADirectoryError",
+    "NotImplemented",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "copyright",
+    "credits",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "exit",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "license",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "quit",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+];
+
 /// A parameter may not be called `self`.
 pub(crate) const PARAMETER_RESERVED: &[&str] = &["self"];
 
 /// Python names given out in one namespace.
 pub(crate) struct Namespace {
-    reserved: &'static [&'static str],
+    reserved: &'static [&'static [&'static str]],
     taken: BTreeSet<String>,
 }
 
 impl Namespace {
-    pub(crate) fn new(reserved: &'static [&'static str]) -> Self {
+    /// A namespace in which the names of every list in `reserved` are not kept.
+    pub(crate) fn new(reserved: &'static [&'static [&'static str]]) -> Self {
         Self {
             reserved,
             taken: BTreeSet::new(),
@@ -85,11 +243,15 @@ impl Namespace {
         chars.next().is_some_and(|c| c.is_ascii_alphabetic())
             && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
             && !KEYWORDS.contains(&name)
-            && !self.reserved.contains(&name)
+            && !self.is_reserved(name)
+    }
+
+    fn is_reserved(&self, name: &str) -> bool {
+        self.reserved.iter().any(|list| list.contains(&name))
     }
 
     fn mangle(&self, name: &str) -> String {
-        if KEYWORDS.contains(&name) || self.reserved.contains(&name) {
+        if KEYWORDS.contains(&name) || self.is_reserved(name) {
             return format!("{name}_");
         }
         let mut replaced = String::with_capacity(name.len());
@@ -147,7 +309,7 @@ mod tests {
 
     #[test]
     fn the_rule_keeps_mangles_and_deduplicates() {
-        let mut space = Namespace::new(PARAMETER_RESERVED);
+        let mut space = Namespace::new(&[PARAMETER_RESERVED]);
         let names = space.assign([
             "reason", "class", "self", "a b", "a_b", "1st", "_x", "翻訳", "", "a - b", "reason",
         ]);
