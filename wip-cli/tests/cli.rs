@@ -823,6 +823,20 @@ async fn repl_runs_a_piped_script_and_stops_at_the_first_failing_line() {
         err.contains('^'),
         "a parse error points at the character:\n{err}"
     );
+    // A line whose call ran before a later step failed says so, and never "nothing was sent".
+    let script = "x = \"/projects/wip/4\".close(reason=\"duplicate\").nope\n";
+    let output = wip(&["--endpoint", &endpoint, "repl"], Some(script)).await;
+    assert_eq!(output.status.code(), Some(2));
+    let err = stderr(&output);
+    assert!(err.contains("ran: 1 call(s) of this line ran"), "{err}");
+    assert!(!err.contains("Nothing was sent"), "{err}");
+    let closes = server
+        .counters()
+        .operation("/projects/wip", "issue::lifecycle", "close");
+    assert_eq!(
+        closes.executed, 3,
+        "the close before the failing step ran, once"
+    );
     let script = "\"/nowhere\"[/::issue.read#read]()\n";
     expect_failure(
         &wip(&["--endpoint", &endpoint, "repl"], Some(script)).await,

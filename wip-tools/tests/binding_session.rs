@@ -426,3 +426,57 @@ fn host_failures_keep_their_kind() {
     );
     let _ = reference("/", "issue.read");
 }
+
+#[test]
+fn a_line_that_fails_after_a_call_ran_says_so_and_never_claims_nothing_was_sent() {
+    let tools = tools(scripted());
+    let mut session = Session::new(&tools);
+    // The close runs; the member after it does not exist.
+    let output = check(
+        &mut session,
+        r#"x = "/issues/1".close(reason="duplicate").nope"#,
+        Some(ErrorKind::Input),
+        &[
+            "invoked /::issue.lifecycle#close on \"/issues/1\": success",
+            "is not a JSON object, so it has no members",
+            "ran: 1 call(s) of this line ran before it stopped",
+            "next: Do not run this line again as it is: its calls took effect.",
+        ],
+    );
+    assert_eq!(output.ran, 1);
+    assert!(!output.text.contains("Nothing was sent"), "{}", output.text);
+    assert_eq!(
+        output.text.matches(wip_tools::DATA_NOTICE).count(),
+        1,
+        "{}",
+        output.text
+    );
+    assert_eq!(calls(&tools).len(), 1, "the close ran once");
+    assert_eq!(session.names().count(), 0, "a failed line binds nothing");
+
+    // Two calls, the second refused by the binding: both facts are told.
+    let output = check(
+        &mut session,
+        r#""/issues/1".get_related_items(relation="related").items[1].get_metadata().labels[5]"#,
+        Some(ErrorKind::Input),
+        &["has 0 items; there is no item 5", "ran: 2 call(s)"],
+    );
+    assert_eq!(output.ran, 2);
+
+    // A mistake before any call still says that nothing was sent.
+    let output = check(
+        &mut session,
+        r#""/issues/1".nope"#,
+        Some(ErrorKind::Input),
+        &["next: Nothing was sent."],
+    );
+    assert_eq!(output.ran, 0);
+    // A line that succeeds counts its calls too.
+    let output = check(
+        &mut session,
+        r#""/issues/1".get_metadata().assignee"#,
+        None,
+        &[],
+    );
+    assert_eq!(output.ran, 1);
+}

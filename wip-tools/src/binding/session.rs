@@ -12,7 +12,7 @@ use wip_refs::Quoted;
 use crate::binding::ast::{Base, Expr, Line, Name, Operation, Step};
 use crate::binding::parse::parse_line;
 use crate::invoke::{InvokeOutcome, InvokeReport};
-use crate::output::{Writer, write_json};
+use crate::output::{DATA_NOTICE, Writer, write_json};
 use crate::tools::Tools;
 use crate::worldspace::{Worldspace, WorldspaceError};
 
@@ -82,6 +82,10 @@ pub struct LineOutput {
     pub is_error: bool,
     /// Why it failed, when it did.
     pub kind: Option<ErrorKind>,
+    /// How many calls of the line ran to success. A line that fails after one of its calls ran
+    /// (`issue.close().nope`) reports the calls that ran and that nothing after them was sent:
+    /// those calls took effect, so the line must not be run again as it is.
+    pub ran: usize,
 }
 
 /// Why a line failed, in the classes of the `wip` command's exit codes.
@@ -129,10 +133,12 @@ struct Data {
     entries: Vec<FoundEntry>,
 }
 
-/// A failed line: its text and kind.
+/// A failed line: its text, kind, and for a mistake the binding itself found, the next step
+/// (written last, once it is known whether a call of the line ran).
 struct Stop {
     text: String,
     kind: ErrorKind,
+    next: Option<&'static str>,
 }
 
 impl<'t, W: Worldspace> Session<'t, W> {
@@ -160,21 +166,26 @@ impl<'t, W: Worldspace> Session<'t, W> {
                     out,
                     "next: Nothing was sent. Correct the line and run it again."
                 );
-                return failed(Stop {
-                    text: out.into_text(),
-                    kind: ErrorKind::Input,
-                });
+                return failed(
+                    Stop {
+                        text: out.into_text(),
+                        kind: ErrorKind::Input,
+                        next: None,
+                    },
+                    0,
+                );
             }
         };
         let mut text = String::new();
+        let mut ran = 0;
         let result = match &parsed {
-            Line::Empty => return succeeded(String::new()),
-            Line::Bind { name, expr } => self.eval(expr, &mut text).await.map(|value| {
+            Line::Empty => return succeeded(String::new(), 0),
+            Line::Bind { name, expr } => self.eval(expr, &mut text, &mut ran).await.map(|value| {
                 let shown = self.show(&value);
                 let _ = writeln!(text, "{} = {shown}", name.as_str());
                 self.bindings.insert(name.clone(), value);
             }),
-            Line::Expr(expr) => self.eval(expr, &mut text).await.map(|value| {
+            Line::Expr(expr) => self.eval(expr, &mut text, &mut ran).await.map(|value| {
                 if !matches!(expr.steps.last(), Some(Step::Call { .. })) {
                     let shown = self.show(&value);
                     text.push_str(&shown);
@@ -183,10 +194,32 @@ impl<'t, W: Worldspace> Session<'t, W> {
             }),
         };
         match result {
-            Ok(()) => succeeded(text),
+            Ok(()) => succeeded(text, ran),
             Err(mut stop) => {
-                stop.text.insert_str(0, &text);
-                failed(stop)
+                if ran > 0 {
+                    let _ = writeln!(
+                        stop.text,
+                        "ran: {ran} call(s) of this line ran before it stopped (shown above); nothing after them was sent."
+                    );
+                }
+                if let Some(next) = stop.next {
+                    if ran == 0 {
+                        let _ = writeln!(stop.text, "next: Nothing was sent. {next}");
+                    } else {
+                        let _ = writeln!(
+                            stop.text,
+                            "next: Do not run this line again as it is: its calls took effect. {next}"
+                        );
+                    }
+                }
+                if !text.is_empty() {
+                    // One data notice at the top of the line's text is enough.
+                    if let Some(rest) = stop.text.strip_prefix(DATA_NOTICE) {
+                        stop.text = rest.trim_start_matches('\n').to_owned();
+                    }
+                    stop.text.insert_str(0, &text);
+                }
+                failed(stop, ran)
             }
         }
     }
@@ -196,7 +229,8 @@ impl<'t, W: Worldspace> Session<'t, W> {
         self.bindings.keys().map(Name::as_str)
     }
 
-    async fn eval(&self, expr: &Expr, text: &mut String) -> Result<Value, Stop> {
+    /// Evaluates `expr`, adding each call's text to `text` and counting the calls that ran.
+    async fn eval(&self, expr: &Expr, text: &mut String, ran: &mut usize) -> Result<Value, Stop> {
         let mut value = match &expr.base {
             Base::Name(name) => self.bindings.get(name).cloned().ok_or_else(|| {
                 let known: Vec<&str> = self.names().collect();
@@ -256,7 +290,9 @@ impl<'t, W: Worldspace> Session<'t, W> {
                         .tools
                         .invoke_report(target.as_str(), &operation, &input)
                         .await;
-                    self.called(report, text)?
+                    let value = self.called(report, text)?;
+                    *ran += 1;
+                    value
                 }
             };
         }
@@ -285,6 +321,7 @@ impl<'t, W: Worldspace> Session<'t, W> {
         Err(Stop {
             text: report.output.text,
             kind,
+            next: None,
         })
     }
 
@@ -395,28 +432,31 @@ fn follow<'j>(json: &'j serde_json::Value, at: &[Segment]) -> Option<&'j serde_j
     })
 }
 
-fn input_stop(message: &str, next: &str) -> Stop {
+/// A mistake the binding found in the line; what was sent is said when the line ends.
+fn input_stop(message: &str, next: &'static str) -> Stop {
     let mut out = Writer::new();
     let _ = writeln!(out, "error: {message}");
-    let _ = writeln!(out, "next: Nothing was sent. {next}");
     Stop {
         text: out.into_text(),
         kind: ErrorKind::Input,
+        next: Some(next),
     }
 }
 
-fn succeeded(text: String) -> LineOutput {
+fn succeeded(text: String, ran: usize) -> LineOutput {
     LineOutput {
         text,
         is_error: false,
         kind: None,
+        ran,
     }
 }
 
-fn failed(stop: Stop) -> LineOutput {
+fn failed(stop: Stop, ran: usize) -> LineOutput {
     LineOutput {
         text: stop.text,
         is_error: true,
         kind: Some(stop.kind),
+        ran,
     }
 }
