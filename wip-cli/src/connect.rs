@@ -22,7 +22,6 @@ use crate::failure::{Failure, Result};
 /// The client of one Host with what the command line gave, and its observe counter.
 pub(crate) struct Connection {
     pub(crate) tools: Tools<Client>,
-    pub(crate) config: ToolsConfig,
     pub(crate) progress: Progress,
 }
 
@@ -119,7 +118,6 @@ pub(crate) fn connect_to(
         .map_err(|error| Failure::other(format!("client limits: {error}")))?;
     Ok(Connection {
         tools: Tools::with_config(client, config),
-        config,
         progress,
     })
 }

@@ -11,7 +11,7 @@ use wip_refs::{Quoted, SignatureRef};
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
 use crate::tools::{Tools, failure, input_error};
-use crate::worldspace::{SearchPage, SearchRequest, Worldspace};
+use crate::worldspace::{SearchPage, SearchRequest, Worldspace, WorldspaceError};
 
 /// The arguments of `discover`.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -29,13 +29,51 @@ pub struct DiscoverInput {
 /// Interface names that suggest a domain search: the result points the model at them.
 const SEARCH_WORDS: [&str; 4] = ["search", "query", "find", "lookup"];
 
+/// How a discover ended, for a program that acts on it (a command's exit code and JSON), beside
+/// the text the model reads ([`DiscoverReport::output`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum DiscoverOutcome {
+    /// The page of ranked entries the text shows (or, when the text had to shed entries to fit
+    /// the size cap, the whole page).
+    Listed(SearchPage),
+    /// Refused before anything was sent: the named argument (`scope`, `limit` or `cursor`) is
+    /// malformed or out of range.
+    Rejected {
+        /// The argument that was wrong.
+        argument: &'static str,
+    },
+    /// The search failed: the scope could not be observed, or the Worldspace is unavailable.
+    Failed(WorldspaceError),
+}
+
+/// A discover's text for the model and its outcome as data: see [`Tools::discover_report`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiscoverReport {
+    /// What [`Tools::discover`] returns for the same input.
+    pub output: ToolOutput,
+    /// How the discover ended.
+    pub outcome: DiscoverOutcome,
+}
+
 impl<W: Worldspace> Tools<W> {
     /// Runs `discover`: never panics; every failure is an output with `is_error` set.
     pub async fn discover(&self, input: &DiscoverInput) -> ToolOutput {
+        self.discover_report(input).await.output
+    }
+
+    /// Runs `discover` and reports its outcome as data beside the model's text: the page of
+    /// entries, the rejected argument, or why the search failed. The crawl and the search run
+    /// once, for both.
+    pub async fn discover_report(&self, input: &DiscoverInput) -> DiscoverReport {
+        let rejected = |argument: &'static str, message: &str| DiscoverReport {
+            output: input_error(argument, message),
+            outcome: DiscoverOutcome::Rejected { argument },
+        };
         let scope = match Path::new(input.scope.as_str()) {
             Ok(scope) => scope,
             Err(error) => {
-                return input_error(
+                return rejected(
                     "scope",
                     &format!(
                         "{} is not a canonical absolute path such as \"/\" or \"/issues\": {error}",
@@ -48,7 +86,7 @@ impl<W: Worldspace> Tools<W> {
             None => self.config.default_limit,
             Some(limit) if limit >= 1 && limit <= self.config.max_limit as u64 => limit as usize,
             Some(limit) => {
-                return input_error(
+                return rejected(
                     "limit",
                     &format!("{limit} is outside 1..={}", self.config.max_limit),
                 );
@@ -58,7 +96,7 @@ impl<W: Worldspace> Tools<W> {
             None => 0,
             Some(cursor) => match decode_cursor(cursor, &scope, &input.query) {
                 Ok(offset) => offset,
-                Err(message) => return input_error("cursor", message),
+                Err(message) => return rejected("cursor", message),
             },
         };
         let request = SearchRequest {
@@ -71,7 +109,10 @@ impl<W: Worldspace> Tools<W> {
         let page = match self.worldspace.search(request).await {
             Ok(page) => page,
             Err(error) => {
-                return failure(|out| write_worldspace_error(out, "discover", &error));
+                return DiscoverReport {
+                    output: failure(|out| write_worldspace_error(out, "discover", &error)),
+                    outcome: DiscoverOutcome::Failed(error),
+                };
             }
         };
         let search_offers = self.search_offers(&scope, &page).await;
@@ -81,7 +122,7 @@ impl<W: Worldspace> Tools<W> {
             let text = render(&scope, &input.query, offset, &page, shown, &search_offers);
             if text.chars().count() <= cap || shown == 0 {
                 let mut spill = self.spill();
-                return crate::output::cap_text(
+                let output = crate::output::cap_text(
                     text,
                     false,
                     "discover",
@@ -89,6 +130,10 @@ impl<W: Worldspace> Tools<W> {
                     &self.config,
                     &mut spill,
                 );
+                return DiscoverReport {
+                    output,
+                    outcome: DiscoverOutcome::Listed(page),
+                };
             }
             shown -= 1;
         }

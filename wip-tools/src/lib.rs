@@ -83,7 +83,7 @@ mod tools;
 mod worldspace;
 
 pub use definitions::{ToolDefinition, tool_definitions};
-pub use discover::DiscoverInput;
+pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
 pub use failure::next_step;
 pub use inspect::InspectInput;
 pub use invoke::{FoundOperation, InvokeInput, InvokeOutcome, InvokeReport, InvokeSuccess};

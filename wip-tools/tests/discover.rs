@@ -6,7 +6,7 @@ mod common;
 use common::{block_on, issue_tracker, path, tools, tools_with};
 use serde_json::json;
 use wip_tools::fake::{FakeInteraction, FakeWorldspace};
-use wip_tools::{DiscoverInput, ToolOutput, Tools, ToolsConfig, WorldspaceError};
+use wip_tools::{DiscoverInput, DiscoverOutcome, ToolOutput, Tools, ToolsConfig, WorldspaceError};
 
 fn discover(
     tools: &Tools<FakeWorldspace>,
@@ -259,4 +259,56 @@ fn call_tool_reads_tool_call_arguments() {
             &[expected],
         );
     }
+}
+
+#[test]
+fn the_report_gives_the_page_the_rejected_argument_or_the_failure_beside_the_same_text() {
+    let agent = tools(issue_tracker());
+    let input = |scope: &str, limit| DiscoverInput {
+        scope: scope.into(),
+        query: "login".into(),
+        limit,
+        cursor: None,
+    };
+    let report = block_on(agent.discover_report(&input("/", Some(2))));
+    let DiscoverOutcome::Listed(page) = &report.outcome else {
+        panic!("{:?}\n{}", report.outcome, report.output.text);
+    };
+    assert!(!report.output.is_error);
+    assert!(!page.hits.is_empty() && page.hits.len() <= 2, "{page:?}");
+    for hit in &page.hits {
+        assert!(
+            report
+                .output
+                .text
+                .contains(&format!("\"{}\"", hit.path.as_str()))
+        );
+    }
+    // discover on a fresh Worldspace gives the same text: the report's output is the tool's.
+    let fresh = tools(issue_tracker());
+    assert_eq!(
+        block_on(fresh.discover(&input("/", Some(2)))),
+        report.output
+    );
+
+    for (scope, limit, argument) in [
+        ("issues", None, "scope"),
+        ("/", Some(0), "limit"),
+        ("/", Some(51), "limit"),
+    ] {
+        let report = block_on(agent.discover_report(&input(scope, limit)));
+        assert_eq!(
+            report.outcome,
+            DiscoverOutcome::Rejected { argument },
+            "{}",
+            report.output.text
+        );
+        assert!(report.output.is_error);
+    }
+    let report = block_on(agent.discover_report(&input("/nowhere", None)));
+    let DiscoverOutcome::Failed(WorldspaceError::Protocol(error)) = &report.outcome else {
+        panic!("{:?}", report.outcome);
+    };
+    assert_eq!(error.code.as_str(), "not_found");
+    assert!(report.output.is_error && report.output.text.contains("not_found"));
 }

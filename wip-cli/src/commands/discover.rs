@@ -1,15 +1,14 @@
 //! `wip discover QUERY [--scope PATH] [--limit N]`: ranked entries of the Discoverable Space
 //! within the scope, crawling its unexplored parts first within the tools' budget.
 //!
-//! JSON: `{"scope": P, "query": Q, "total": N, "coverage": {"indexed": N, "crawled": N,
-//! "unexplored": N}, "entries": [{"path": P, "name": S, "description": S | null,
-//! "interfaces": [{"scope": S, "name": N}]}]}`, best first.
+//! Text: the `discover` tool's output. JSON: `{"scope": P, "query": Q, "total": N,
+//! "coverage": {"indexed": N, "crawled": N, "unexplored": N}, "entries": [{"path": P,
+//! "name": S, "description": S | null, "interfaces": [{"scope": S, "name": N}]}]}`, best first.
 
 use serde_json::json;
-use wip_tools::{DiscoverInput, SearchRequest, Worldspace};
+use wip_tools::{DiscoverInput, DiscoverOutcome, SearchPage};
 
 use crate::cli::Format;
-use crate::commands::parse_path;
 use crate::connect::Connection;
 use crate::failure::{Failure, Result, account};
 use crate::output::{print_json, print_text};
@@ -22,54 +21,41 @@ pub(crate) async fn run(
     scope: &str,
     limit: Option<u64>,
 ) -> Result<()> {
-    let path = parse_path("--scope", scope)?;
-    let config = connection.config;
-    let limit = match limit {
-        None => config.default_limit,
-        Some(limit) if limit <= config.max_limit as u64 => limit as usize,
-        Some(limit) => {
+    let spinner = Spinner::start("crawled", &connection.progress);
+    let report = connection
+        .tools
+        .discover_report(&DiscoverInput {
+            scope: scope.to_owned(),
+            query: query.to_owned(),
+            limit,
+            cursor: None,
+        })
+        .await;
+    spinner.finish();
+    let page = match report.outcome {
+        DiscoverOutcome::Listed(page) => page,
+        DiscoverOutcome::Rejected { argument } => {
+            let option = if argument == "scope" {
+                "--scope"
+            } else {
+                "--limit"
+            };
             return Err(Failure::input(format!(
-                "--limit {limit} is more than {}, the most one discover shows",
-                config.max_limit
+                "{option}: {}",
+                account(&report.output.text)
             )));
         }
+        DiscoverOutcome::Failed(error) => return Err(Failure::from_worldspace(error)),
+        // An outcome added to wip-tools later: its text says what happened.
+        _ => return Err(Failure::other(account(&report.output.text))),
     };
-    let spinner = Spinner::start("crawled", &connection.progress);
-    let search = || {
-        connection.tools.worldspace().search(SearchRequest {
-            scope: path.clone(),
-            query: query.to_owned(),
-            offset: 0,
-            limit,
-            crawl_budget: config.crawl_budget,
-        })
-    };
-    let page = match format {
-        Format::Text => {
-            let output = connection
-                .tools
-                .discover(&DiscoverInput {
-                    scope: scope.to_owned(),
-                    query: query.to_owned(),
-                    limit: Some(limit as u64),
-                    cursor: None,
-                })
-                .await;
-            spinner.finish();
-            if !output.is_error {
-                return print_text(&output.text);
-            }
-            // The scope and limit were checked above, so the search itself failed: search again
-            // (a retrieval, which may be repeated) for the error's kind and exit code.
-            search().await.map_err(Failure::from_worldspace)?;
-            return Err(Failure::other(account(&output.text)));
-        }
-        Format::Json => {
-            let searched = search().await;
-            spinner.finish();
-            searched.map_err(Failure::from_worldspace)?
-        }
-    };
+    match format {
+        Format::Text => print_text(&report.output.text),
+        Format::Json => print_json(&page_json(scope, query, &page)),
+    }
+}
+
+fn page_json(scope: &str, query: &str, page: &SearchPage) -> serde_json::Value {
     let entries: Vec<_> = page
         .hits
         .iter()
@@ -85,8 +71,8 @@ pub(crate) async fn run(
             })
         })
         .collect();
-    print_json(&json!({
-        "scope": path.as_str(),
+    json!({
+        "scope": scope,
         "query": query,
         "total": page.total,
         "coverage": {
@@ -95,5 +81,5 @@ pub(crate) async fn run(
             "unexplored": page.coverage.unexplored,
         },
         "entries": entries,
-    }))
+    })
 }

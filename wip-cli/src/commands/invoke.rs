@@ -10,7 +10,7 @@
 //! 1 when the Host could not be reached.
 
 use serde_json::json;
-use wip_tools::{InvokeOutcome, WorldspaceError};
+use wip_tools::InvokeOutcome;
 
 use crate::cli::Format;
 use crate::connect::Connection;
@@ -66,12 +66,9 @@ pub(crate) fn failure(outcome: InvokeOutcome, text: &str) -> Failure {
     let account = account(text);
     match outcome {
         InvokeOutcome::Rejected { .. } => Failure::input(account),
-        InvokeOutcome::Failed(WorldspaceError::Protocol(error)) => Failure::Protocol {
-            detail: Some(format!("next: {}", wip_tools::next_step(error.code))),
-            error,
-        },
         InvokeOutcome::Failed(error) => Failure::from_worldspace(error),
         InvokeOutcome::OutcomeUnknown { .. } => Failure::OutcomeUnknown(account),
+        // An outcome added to wip-tools later: its text says what happened.
         _ => Failure::other(account),
     }
 }
