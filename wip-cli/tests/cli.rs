@@ -383,6 +383,20 @@ async fn each_error_has_its_exit_code_and_says_why_on_stderr() {
         3,
         "error: not_found: ",
     );
+    for format in ["text", "json"] {
+        let args = ["--format", format, "discover", "x", "--scope", "/nowhere"];
+        expect_failure(&at(&server, &args).await, 3, "error: not_found: ");
+    }
+    expect_failure(
+        &at(&server, &["discover", "x", "--limit", "51"]).await,
+        2,
+        "error: --limit: ",
+    );
+    expect_failure(
+        &at(&server, &["discover", "x", "--scope", "projects"]).await,
+        2,
+        "error: --scope: ",
+    );
     // Not a path at all: nothing was sent.
     expect_failure(
         &at(&server, &["inspect", "projects"]).await,
