@@ -1,7 +1,7 @@
 //! `cargo xtask fresh-clone [--keep]`: clones the committed HEAD into a new directory and runs
 //! the README's two commands there (the main job, then the tests), as a fresh machine would.
 //!
-//! The commands are read from README.md: each is the first line of the `sh` code block that
+//! The commands are read from the clone's README.md: each is the first line of the `sh` code block that
 //! follows a `<!-- xtask:main-job -->` or `<!-- xtask:tests -->` marker, so the README and this
 //! check cannot drift apart. The clone builds in its own target directory (a cold build).
 
@@ -26,8 +26,6 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         _ => bail!("usage: cargo xtask fresh-clone [--keep]"),
     };
     let root = root();
-    let readme = std::fs::read_to_string(root.join("README.md")).context("reading README.md")?;
-    let commands = readme_commands(&readme)?;
     let clone = std::env::temp_dir().join(format!("wip-fresh-clone-{}", std::process::id()));
     eprintln!("$ git clone {} {}", root.display(), clone.display());
     let status = Command::new("git")
@@ -39,7 +37,11 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     if !status.success() {
         bail!("git clone failed with {status}");
     }
-    let outcome = run_all(&clone, &commands);
+    // The commands of the README that was cloned, not of the working tree's.
+    let outcome = std::fs::read_to_string(clone.join("README.md"))
+        .context("reading the clone's README.md")
+        .and_then(|readme| readme_commands(&readme))
+        .and_then(|commands| run_all(&clone, &commands));
     if keep {
         eprintln!("kept the clone at {}", clone.display());
     } else if let Err(error) = std::fs::remove_dir_all(&clone) {

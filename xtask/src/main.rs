@@ -1,6 +1,7 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs.
+//! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs; first
+//!   it installs the programs the tests run (tmux, python3) when they are missing.
 //! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
 //!   the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
@@ -73,6 +74,7 @@ pub(crate) fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<()> {
 }
 
 fn ci() -> Result<()> {
+    install_test_peers()?;
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
     cargo(
         &[
@@ -92,6 +94,60 @@ fn ci() -> Result<()> {
         &["doc", "--workspace", "--no-deps", "--locked"],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )
+}
+
+/// Programs the tests run as real peers, with the Debian package of each: tmux for the terminal
+/// tests, python3 for the PTC projection's.
+const TEST_PEERS: [(&str, &str); 2] = [("tmux", "tmux"), ("python3", "python3")];
+
+/// Installs the test peers that are missing from Debian's packages (with sudo unless root), so a
+/// fresh machine is set up by `cargo xtask ci` alone.
+fn install_test_peers() -> Result<()> {
+    let missing: Vec<&str> = TEST_PEERS
+        .iter()
+        .filter(|(program, _)| {
+            Command::new(program)
+                .arg("-V")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .is_err()
+        })
+        .map(|(_, package)| *package)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|output| output.stdout.trim_ascii() == b"0");
+    let apt = |args: &[&str]| -> Result<()> {
+        let mut command = if root {
+            Command::new("apt-get")
+        } else {
+            let mut sudo = Command::new("sudo");
+            sudo.arg("apt-get");
+            sudo
+        };
+        eprintln!("$ apt-get {}", args.join(" "));
+        let status = command
+            .args(args)
+            .status()
+            .context("running apt-get to install the test peers")?;
+        if !status.success() {
+            bail!(
+                "apt-get {} failed with {status}; install {} by hand",
+                args.join(" "),
+                missing.join(" ")
+            );
+        }
+        Ok(())
+    };
+    apt(&["update", "-q"])?;
+    let mut install = vec!["install", "-y", "-q"];
+    install.extend(&missing);
+    apt(&install)
 }
 
 fn golden(args: &[String]) -> Result<()> {

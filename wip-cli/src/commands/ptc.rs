@@ -11,13 +11,20 @@ use crate::failure::{Failure, Result, account};
 use crate::output::print_text;
 
 pub(crate) async fn run(connection: &Connection, targets: &[String]) -> Result<()> {
-    // Each target's own failure decides the exit code; the module then reads the same
-    // observations from the Known Space.
+    // Each target's own failure, or its interfaces', decides the exit code; the module then
+    // reads the same observations and descriptors from the Known Space.
+    let worldspace = connection.tools.worldspace();
     for target in targets {
         let path = parse_path("TARGET", target)?;
-        Worldspace::resolve(connection.tools.worldspace(), &path)
+        let observation = Worldspace::resolve(worldspace, &path)
             .await
             .map_err(Failure::from_worldspace)?;
+        for reference in &observation.object.interfaces {
+            worldspace
+                .fetch_interface(reference)
+                .await
+                .map_err(Failure::from_worldspace)?;
+        }
     }
     let module = python_module(&connection.tools, targets)
         .await
