@@ -151,17 +151,28 @@ async fn demo_tours_the_sample_worldspace_and_exits_zero() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn demo_serve_prints_its_endpoint_first_and_serves_until_stopped() {
+async fn demo_serve_prints_its_endpoint_first_and_serves_until_interrupted() {
     use std::io::{BufRead, BufReader};
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wip"))
-        .args(["demo", "--serve", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("wip demo --serve starts");
+    /// The server process, killed if the test fails before it stops it.
+    struct Serving(std::process::Child);
+    impl Drop for Serving {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    let mut serving = Serving(
+        Command::new(env!("CARGO_BIN_EXE_wip"))
+            .args(["demo", "--serve", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("wip demo --serve starts"),
+    );
     let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout is piped"))
+    BufReader::new(serving.0.stdout.take().expect("stdout is piped"))
         .read_line(&mut first)
         .expect("a first line");
     let endpoint = first
@@ -174,8 +185,6 @@ async fn demo_serve_prints_its_endpoint_first_and_serves_until_stopped() {
         "{endpoint}"
     );
     let output = wip(&["--endpoint", &endpoint, "observe", "/projects/wip"], None).await;
-    child.kill().expect("the server stops");
-    let _ = child.wait();
     expect(
         &output,
         0,
@@ -184,6 +193,17 @@ async fn demo_serve_prints_its_endpoint_first_and_serves_until_stopped() {
             "interfaces: [\"/::project\"];",
         ],
     );
+    // Ctrl-C (SIGINT) stops the server, which exits 0.
+    let interrupted = Command::new("kill")
+        .args(["-INT", &serving.0.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    // Dropping the guard afterwards kills nothing: the process has ended.
+    let status = tokio::task::spawn_blocking(move || serving.0.wait().expect("the server ends"))
+        .await
+        .expect("the task finishes");
+    assert_eq!(status.code(), Some(0), "{status}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -215,6 +215,43 @@ async fn a_stdio_session_lists_and_calls_the_three_tools() -> TestResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_the_host_refuses_or_leaves_unknown_is_an_error_result_sent_once() -> TestResult {
+    let demo = demo(DemoOptions {
+        diagnostics: true,
+        ..DemoOptions::default()
+    })
+    .await?;
+    let client = stdio_session(&demo.endpoint()).await?;
+    let fail = |mode: &str| json!({"target": "/", "operation": "fail", "input": {"mode": mode}});
+    let refused = call(&client, "invoke", fail("internal")).await?;
+    check_error(
+        &refused,
+        &[
+            "failed: internal:",
+            "next: The Host failed; the call did not run.",
+        ],
+    );
+    let unknown = call(&client, "invoke", fail("outcome_unknown")).await?;
+    check_error(
+        &unknown,
+        &[
+            "outcome unknown:",
+            "The operation may or may not have happened.",
+        ],
+    );
+    let fails = demo.counters().operation("/", "diagnostics", "fail");
+    assert_eq!(
+        (fails.requested, fails.executed),
+        (2, 2),
+        "each call was sent and ran once"
+    );
+
+    client.cancel().await?;
+    demo.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn host_strings_with_control_characters_arrive_escaped() -> TestResult {
     let demo = demo(DemoOptions {
         lab: true,
@@ -470,6 +507,9 @@ async fn a_streamable_http_session_on_loopback() -> TestResult {
     };
     let foreign = post("http://attacker.example".into()).await?;
     assert!(foreign.starts_with("HTTP/1.1 403"), "{foreign}");
+    // A page another local server serves (another port) is foreign too.
+    let other_port = post(format!("http://localhost:{}", addr.port() ^ 1)).await?;
+    assert!(other_port.starts_with("HTTP/1.1 403"), "{other_port}");
     let local = post(format!("http://localhost:{}", addr.port())).await?;
     assert!(local.starts_with("HTTP/1.1 200"), "{local}");
     let elsewhere = raw_request(addr, "GET", "/wip", &[], "").await?;

@@ -1,7 +1,7 @@
 //! MCP over Streamable HTTP at `http://ADDR/mcp`, on a loopback address only, with rmcp's
 //! DNS-rebinding defences: the Host header must name the loopback address, and a request that
-//! carries an Origin must come from a loopback origin (browsers send one; MCP clients that are
-//! not browsers send none).
+//! carries an Origin must come from a loopback origin at the server's own port (browsers send
+//! one; MCP clients that are not browsers send none).
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -46,7 +46,7 @@ pub(crate) async fn serve(server: WipServer, addr: SocketAddr) -> Result<()> {
         .map_err(|error| Failure::other(format!("cannot read the bound address: {error}")))?;
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(loopback_hosts(local.ip()))
-        .with_allowed_origins(loopback_origins(local.ip()));
+        .with_allowed_origins(loopback_origins(local));
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -107,9 +107,11 @@ fn loopback_hosts(bound: IpAddr) -> Vec<String> {
     hosts
 }
 
-/// The `Origin` values accepted: http and https on the loopback names, any port.
-fn loopback_origins(bound: IpAddr) -> Vec<String> {
-    loopback_hosts(bound)
+/// The `Origin` values accepted: http and https on the loopback names at the bound port only,
+/// so a page that another local server (another port) serves cannot drive the tools.
+fn loopback_origins(bound: SocketAddr) -> Vec<String> {
+    let port = bound.port();
+    loopback_hosts(bound.ip())
         .iter()
         .flat_map(|host| {
             let host = if host.contains(':') {
@@ -117,7 +119,7 @@ fn loopback_origins(bound: IpAddr) -> Vec<String> {
             } else {
                 host.clone()
             };
-            ["http", "https"].map(|scheme| format!("{scheme}://{host}:*"))
+            ["http", "https"].map(|scheme| format!("{scheme}://{host}:{port}"))
         })
         .collect()
 }
@@ -150,20 +152,20 @@ mod tests {
 
     #[test]
     fn origins_are_the_loopback_names_and_the_bound_address() {
-        let origins = loopback_origins("127.0.0.2".parse().unwrap());
+        let origins = loopback_origins("127.0.0.2:8090".parse().unwrap());
         assert_eq!(
             origins,
             [
-                "http://localhost:*",
-                "https://localhost:*",
-                "http://127.0.0.1:*",
-                "https://127.0.0.1:*",
-                "http://[::1]:*",
-                "https://[::1]:*",
-                "http://127.0.0.2:*",
-                "https://127.0.0.2:*",
+                "http://localhost:8090",
+                "https://localhost:8090",
+                "http://127.0.0.1:8090",
+                "https://127.0.0.1:8090",
+                "http://[::1]:8090",
+                "https://[::1]:8090",
+                "http://127.0.0.2:8090",
+                "https://127.0.0.2:8090",
             ]
         );
-        assert_eq!(loopback_origins("::1".parse().unwrap()).len(), 6);
+        assert_eq!(loopback_origins("[::1]:1".parse().unwrap()).len(), 6);
     }
 }

@@ -7,6 +7,8 @@ use std::fmt::{self, Write};
 
 use wip_refs::{OperationRef, write_quoted};
 
+use crate::output::write_json;
+
 /// One line of the binding: a statement, or nothing (blank or a `#` comment).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Line {
@@ -163,11 +165,6 @@ fn write_name(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
     } else {
         write_quoted(f, name)
     }
-}
-
-/// Compact JSON in which every string is written with the safe escape (still valid JSON).
-pub(crate) fn write_json<W: Write + ?Sized>(out: &mut W, json: &serde_json::Value) -> fmt::Result {
-    crate::output::write_json(out, json)
 }
 
 /// Whether `text` is an identifier of the binding: `[A-Za-z_][A-Za-z0-9_]*`.

@@ -91,7 +91,7 @@ pub enum Expected {
     #[error("expected a member or operation name after '.'")]
     Label,
     /// A bracket held a notation that is not a complete operation notation.
-    #[error("expected the complete operation notation, such as [/::issue.lifecycle#close]: {0}")]
+    #[error("expected the complete operation notation, such as [/::issue.lifecycle#close]: {}", .0.kind())]
     Notation(NotationError),
     /// A closing `]`.
     #[error("expected ']'")]
