@@ -14,7 +14,7 @@ pub(crate) mod render;
 pub(crate) mod repl;
 pub(crate) mod schema;
 
-use wip_model::Path;
+use wip_model::{InterfaceName, Path};
 
 use crate::failure::{Failure, Result};
 
@@ -23,6 +23,16 @@ pub(crate) fn parse_path(argument: &str, text: &str) -> Result<Path> {
     Path::new(text).map_err(|error| {
         Failure::input(format!(
             "{argument} {} is not a canonical absolute path: {error}",
+            wip_refs::Quoted(text)
+        ))
+    })
+}
+
+/// `text` as an interface name (`--name`), or an input error.
+pub(crate) fn parse_interface_name(text: &str) -> Result<InterfaceName> {
+    InterfaceName::new(text).map_err(|error| {
+        Failure::input(format!(
+            "--name {} is not an interface name: {error}",
             wip_refs::Quoted(text)
         ))
     })

@@ -6,11 +6,11 @@
 //! `format` prints the notation; with `--format json`, `{"notation": T}`.
 
 use serde_json::json;
-use wip_model::{InterfaceName, InterfaceReference};
+use wip_model::InterfaceReference;
 use wip_refs::{Escaped, InterfaceNotation, OperationNotation, parse_reference};
 
 use crate::cli::Format;
-use crate::commands::parse_path;
+use crate::commands::{parse_interface_name, parse_path};
 use crate::failure::{Failure, Result};
 use crate::output::{print_json, print_text};
 
@@ -45,12 +45,7 @@ pub(crate) fn format(
     operation: Option<&str>,
 ) -> Result<()> {
     let scope = parse_path("--scope", scope)?;
-    let name = InterfaceName::new(name).map_err(|error| {
-        Failure::input(format!(
-            "--name {} is not an interface name: {error}",
-            wip_refs::Quoted(name)
-        ))
-    })?;
+    let name = parse_interface_name(name)?;
     let reference = InterfaceReference::new(scope, name);
     let notation = match operation {
         Some(operation) => OperationNotation::new(&reference, operation).to_string(),

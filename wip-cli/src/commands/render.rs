@@ -8,12 +8,12 @@ use std::io::Read;
 use std::path::Path as FilePath;
 
 use serde_json::json;
+use wip_model::InterfaceReference;
 use wip_model::codec::{Limits, decode_descriptor, decode_object};
-use wip_model::{InterfaceName, InterfaceReference};
 use wip_textview::{InterfaceSignature, ObjectSignature};
 
 use crate::cli::Format;
-use crate::commands::parse_path;
+use crate::commands::{parse_interface_name, parse_path};
 use crate::failure::{Failure, Result};
 use crate::output::{print_json, print_text};
 
@@ -43,12 +43,7 @@ pub(crate) fn interface(
         ))
     })?;
     let scope = parse_path("--scope", scope)?;
-    let name = InterfaceName::new(name).map_err(|error| {
-        Failure::input(format!(
-            "--name {} is not an interface name: {error}",
-            wip_refs::Quoted(name)
-        ))
-    })?;
+    let name = parse_interface_name(name)?;
     let reference = InterfaceReference::new(scope, name);
     let mut text = String::new();
     let _ = InterfaceSignature::new(&reference, &descriptor)
