@@ -1,6 +1,7 @@
 //! The index: documents, the dictionary, postings, updates and the top-k search.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
 
 use wip_model::Path;
 
@@ -121,12 +122,25 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// Per term: where its compacted postings are, how many, and in how many live documents it is.
+/// Per term: where its compacted postings are, and how many.
 #[derive(Clone, Copy, Debug, Default)]
 struct TermInfo {
     offset: u32,
     count: u32,
-    df: u32,
+}
+
+/// Per term queried since the last compaction: how many of the removed docs its postings hold,
+/// counted over the first `.0` of `Index::killed` (a cache, so `search` takes `&self`; every
+/// thread computes the same value for the same state).
+#[derive(Debug, Default)]
+struct DeadHits(Mutex<HashMap<u32, (u32, u32)>>);
+
+impl Clone for DeadHits {
+    fn clone(&self) -> Self {
+        Self(Mutex::new(
+            self.0.lock().unwrap_or_else(PoisonError::into_inner).clone(),
+        ))
+    }
 }
 
 /// The dictionary: term bytes back to back, the end of each, and a table over term ids.
@@ -194,21 +208,17 @@ pub struct Index {
     paths: Vec<Option<Path>>,
     /// By doc id: the weighted length.
     lens: Vec<u32>,
-    /// By doc id: its distinct term ids, ascending, delta varints in `forward`, ending at
-    /// `forward_ends[doc]` (to update document frequencies on removal).
-    forward: Vec<u8>,
-    forward_ends: Vec<u32>,
-    /// Removed doc ids, a bitset.
+    /// Removed doc ids, a bitset, and the same in the order of removal.
     dead: Vec<u64>,
-    dead_count: usize,
+    killed: Vec<u32>,
+    /// The removed docs in each queried term's postings, for its document frequency.
+    dead_hits: DeadHits,
     /// Doc ids below this are compacted.
     base_docs: u32,
     /// Live documents and the sum of their lengths.
     live: usize,
     total_len: u64,
     by_path: IdTable,
-    /// While `from_documents` runs: document frequencies are counted at the end.
-    bulk: bool,
 }
 
 impl Index {
@@ -221,7 +231,6 @@ impl Index {
     /// a path that repeats keeps its last document.
     pub fn from_documents(documents: impl IntoIterator<Item = Document>) -> Self {
         let mut index = Self::new();
-        index.bulk = true;
         let mut triples: Vec<(u32, u32, u32)> = Vec::new();
         let mut scratch = Vec::new();
         // In path order (stable, so that the last of a repeated path wins), so that the
@@ -299,23 +308,40 @@ impl Index {
     /// The heap bytes the index holds (capacities, not lengths; the paths' own bytes, shared with
     /// the caller, are not counted).
     pub fn heap_bytes(&self) -> usize {
-        self.terms.bytes.capacity()
-            + self.terms.ends.capacity() * 4
-            + self.terms.table.heap_bytes()
-            + self.info.capacity() * size_of::<TermInfo>()
-            + self.arena.capacity()
-            + self.delta.capacity() * (size_of::<Delta>() + 8)
+        self.heap_parts().iter().map(|&(_, bytes)| bytes).sum()
+    }
+
+    /// [`heap_bytes`](Self::heap_bytes) by part, for the benchmarks' account of where it goes.
+    #[doc(hidden)]
+    pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
+        let delta = self.delta.capacity() * (size_of::<Delta>() + 8)
             + self
                 .delta
                 .values()
                 .map(|d| (d.docs.capacity() + d.tfs.capacity()) * 4)
-                .sum::<usize>()
-            + self.paths.capacity() * size_of::<Option<Path>>()
-            + self.lens.capacity() * 4
-            + self.forward.capacity()
-            + self.forward_ends.capacity() * 4
-            + self.dead.capacity() * 8
-            + self.by_path.heap_bytes()
+                .sum::<usize>();
+        let dead_hits = self
+            .dead_hits
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .capacity()
+            * 13;
+        vec![
+            ("term bytes", self.terms.bytes.capacity()),
+            ("term ends", self.terms.ends.capacity() * 4),
+            ("term table", self.terms.table.heap_bytes()),
+            ("term info", self.info.capacity() * size_of::<TermInfo>()),
+            ("postings", self.arena.capacity()),
+            ("delta", delta),
+            ("paths", self.paths.capacity() * size_of::<Option<Path>>()),
+            ("lengths", self.lens.capacity() * 4),
+            (
+                "removed",
+                self.dead.capacity() * 8 + self.killed.capacity() * 4 + dead_hits,
+            ),
+            ("path table", self.by_path.heap_bytes()),
+        ]
     }
 
     fn find(&self, path: &Path) -> Option<(usize, u32)> {
@@ -333,11 +359,7 @@ impl Index {
         document.for_each_token(|field, token| {
             let (term, new) = self.terms.get_or_insert(token);
             if new {
-                self.info.push(TermInfo {
-                    offset: 0,
-                    count: 0,
-                    df: 0,
-                });
+                self.info.push(TermInfo::default());
             }
             scratch.push((term, field.weight()));
             len = len.saturating_add(field.weight());
@@ -372,16 +394,6 @@ impl Index {
                 });
             }
         }
-        let mut prev = 0;
-        for &(term, _) in scratch.iter() {
-            postings::put_varint(&mut self.forward, term - prev);
-            prev = term;
-            if !self.bulk {
-                self.info[term as usize].df += 1;
-            }
-        }
-        self.forward_ends
-            .push(u32::try_from(self.forward.len()).expect("forward index fits in 4 GiB"));
         self.paths.push(Some(document.path));
         self.lens.push(len);
         self.live += 1;
@@ -389,38 +401,14 @@ impl Index {
         doc
     }
 
-    fn forward_of(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
-        let end = self.forward_ends[doc as usize] as usize;
-        let start = if doc == 0 {
-            0
-        } else {
-            self.forward_ends[doc as usize - 1] as usize
-        };
-        let bytes = &self.forward[start..end];
-        let mut pos = 0;
-        let mut term = 0;
-        std::iter::from_fn(move || {
-            (pos < bytes.len()).then(|| {
-                term += postings::get_varint(bytes, &mut pos);
-                term
-            })
-        })
-    }
-
     fn kill(&mut self, doc: u32) {
-        if !self.bulk {
-            let terms: Vec<u32> = self.forward_of(doc).collect();
-            for term in terms {
-                self.info[term as usize].df -= 1;
-            }
-        }
         self.paths[doc as usize] = None;
         let word = doc as usize / 64;
         if self.dead.len() <= word {
             self.dead.resize(word + 1, 0);
         }
         self.dead[word] |= 1 << (doc % 64);
-        self.dead_count += 1;
+        self.killed.push(doc);
         self.live -= 1;
         self.total_len -= u64::from(self.lens[doc as usize]);
     }
@@ -428,7 +416,7 @@ impl Index {
     fn maybe_compact(&mut self) {
         let added = self.paths.len() - self.base_docs as usize;
         let threshold = (self.base_docs as usize / 8).max(1024);
-        if added > threshold || self.dead_count > (self.paths.len() / 4).max(1024) {
+        if added > threshold || self.killed.len() > (self.paths.len() / 4).max(1024) {
             self.compact_with(None);
         }
     }
@@ -451,18 +439,8 @@ impl Index {
         let next = order.len() as u32;
         let mut lens = Vec::with_capacity(order.len());
         let mut paths = Vec::with_capacity(order.len());
-        let mut forward = Vec::with_capacity(self.forward.len());
-        let mut forward_ends = Vec::with_capacity(order.len());
         for &doc in &order {
             let doc = doc as usize;
-            let end = self.forward_ends[doc] as usize;
-            let start = if doc == 0 {
-                0
-            } else {
-                self.forward_ends[doc - 1] as usize
-            };
-            forward.extend_from_slice(&self.forward[start..end]);
-            forward_ends.push(u32::try_from(forward.len()).expect("forward index fits in 4 GiB"));
             lens.push(self.lens[doc]);
             paths.push(self.paths[doc].take());
         }
@@ -507,23 +485,16 @@ impl Index {
             }
             self.info[term].offset = offset;
             self.info[term].count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
-            if self.bulk {
-                self.info[term].df = self.info[term].count;
-            }
-            debug_assert_eq!(self.info[term].count, self.info[term].df);
         }
         arena.shrink_to_fit();
-        forward.shrink_to_fit();
         self.arena = arena;
-        self.forward = forward;
-        self.forward_ends = forward_ends;
         self.lens = lens;
         self.paths = paths;
         self.delta = HashMap::new();
         self.dead = Vec::new();
-        self.dead_count = 0;
+        self.killed = Vec::new();
+        self.dead_hits = DeadHits::default();
         self.base_docs = next;
-        self.bulk = false;
         let paths = &self.paths;
         let rehash = |id: u32| {
             hash(
@@ -551,18 +522,15 @@ impl Index {
             let Some(term) = self.terms.get(token) else {
                 return;
             };
-            let info = self.info[term as usize];
-            if info.df == 0 || !seen.insert(term) {
+            if !seen.insert(term) {
                 return;
             }
-            let cursor = Cursor::new(
-                &self.arena[info.offset as usize..],
-                info.count as usize,
-                self.base_docs.saturating_sub(1),
-                self.delta.get(&term),
-                Dead(&self.dead),
-            );
-            let idf = idf(n, f64::from(info.df));
+            let df = self.df(term);
+            if df == 0 {
+                return;
+            }
+            let cursor = self.cursor(term, Dead(&self.dead));
+            let idf = idf(n, f64::from(df));
             let (tf, len) = cursor.term_bounds();
             let bound = bm25(idf, f64::from(tf), f64::from(len), avg_len);
             cursors.push(TermCursor {
@@ -770,6 +738,67 @@ impl Index {
             }
         }
         self.hits(top.items)
+    }
+
+    fn cursor<'a>(&'a self, term: u32, dead: Dead<'a>) -> Cursor<'a> {
+        let info = self.info[term as usize];
+        Cursor::new(
+            &self.arena[info.offset as usize..],
+            info.count as usize,
+            self.base_docs.saturating_sub(1),
+            self.delta.get(&term),
+            dead,
+        )
+    }
+
+    /// The term's document frequency over the live documents: its postings less the removed
+    /// documents among them, counted from the cache on (removals are rare between compactions
+    /// next to postings, and a term's count costs the smaller of its postings and the removals
+    /// since its last query).
+    fn df(&self, term: u32) -> u32 {
+        let info = self.info[term as usize];
+        let postings = info.count
+            + self
+                .delta
+                .get(&term)
+                .map_or(0, |d| u32::try_from(d.docs.len()).expect("fewer than 2^32 postings"));
+        if self.killed.is_empty() || postings == 0 {
+            return postings;
+        }
+        let mut cache = self
+            .dead_hits
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let killed = u32::try_from(self.killed.len()).expect("fewer than 2^32 removals");
+        let (seen, mut hits) = cache.get(&term).copied().unwrap_or((0, 0));
+        if seen != killed {
+            let new = &self.killed[seen as usize..];
+            if postings as usize <= new.len() {
+                // Walk the postings, docs removed before or after alike.
+                hits = 0;
+                let mut cursor = self.cursor(term, Dead(&[]));
+                let dead = Dead(&self.dead);
+                let mut target = 0;
+                loop {
+                    let doc = cursor.seek(target);
+                    if doc == END {
+                        break;
+                    }
+                    hits += u32::from(dead.contains(doc));
+                    target = doc + 1;
+                }
+            } else {
+                let mut new = new.to_vec();
+                new.sort_unstable();
+                let mut cursor = self.cursor(term, Dead(&[]));
+                for doc in new {
+                    hits += u32::from(cursor.seek(doc) == doc);
+                }
+            }
+            cache.insert(term, (killed, hits));
+        }
+        postings - hits
     }
 
     fn hits(&self, items: Vec<(f64, u32)>) -> Vec<Hit> {

@@ -154,7 +154,7 @@ pub(crate) struct Dead<'a>(pub(crate) &'a [u64]);
 
 impl Dead<'_> {
     #[inline]
-    fn contains(self, doc: u32) -> bool {
+    pub(crate) fn contains(self, doc: u32) -> bool {
         self.0
             .get(doc as usize / 64)
             .is_some_and(|w| w >> (doc % 64) & 1 == 1)
