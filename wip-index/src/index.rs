@@ -138,7 +138,10 @@ struct DeadHits(Mutex<HashMap<u32, (u32, u32)>>);
 impl Clone for DeadHits {
     fn clone(&self) -> Self {
         Self(Mutex::new(
-            self.0.lock().unwrap_or_else(PoisonError::into_inner).clone(),
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
         ))
     }
 }
@@ -168,6 +171,22 @@ impl Terms {
             .map(|(_, id)| id)
     }
 
+    /// Gives back spare capacity, and rebuilds the table at its fullest load.
+    fn shrink(&mut self) {
+        self.bytes.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        let Self { bytes, ends, table } = self;
+        table.rebuild(0..ends.len() as u32, |id| {
+            let end = ends[id as usize] as usize;
+            let start = if id == 0 {
+                0
+            } else {
+                ends[id as usize - 1] as usize
+            };
+            hash(&bytes[start..end])
+        });
+    }
+
     /// The term's id, and whether it is new.
     fn get_or_insert(&mut self, term: &str) -> (u32, bool) {
         let h = hash(term.as_bytes());
@@ -192,6 +211,14 @@ impl Terms {
     }
 }
 
+/// Where [`Index::find`] found a path's live document.
+enum Found {
+    /// A compacted doc, found by binary search.
+    Compacted(u32),
+    /// A later doc, at this slot of the path table.
+    Delta(usize, u32),
+}
+
 /// Postings sorted by term: where each term's start, and `(doc, tf)`.
 type Sorted<'a> = (&'a [u32], &'a [(u32, u32)]);
 
@@ -204,8 +231,8 @@ pub struct Index {
     arena: Vec<u8>,
     /// Postings of documents added since the last compaction, by term.
     delta: HashMap<u32, Delta>,
-    /// By doc id: the path, `None` once removed.
-    paths: Vec<Option<Path>>,
+    /// By doc id: the path (a removed doc's stays until the next compaction).
+    paths: Vec<Path>,
     /// By doc id: the weighted length.
     lens: Vec<u32>,
     /// Removed doc ids, a bitset, and the same in the order of removal.
@@ -218,6 +245,7 @@ pub struct Index {
     /// Live documents and the sum of their lengths.
     live: usize,
     total_len: u64,
+    /// The live docs after the compacted ones, by path (the compacted ones are in path order).
     by_path: IdTable,
 }
 
@@ -290,10 +318,14 @@ impl Index {
 
     /// Removes the document of `path`; whether there was one.
     pub fn remove(&mut self, path: &Path) -> bool {
-        let Some((slot, doc)) = self.find(path) else {
-            return false;
+        let doc = match self.find(path) {
+            Some(Found::Delta(slot, doc)) => {
+                self.by_path.remove(slot);
+                doc
+            }
+            Some(Found::Compacted(doc)) => doc,
+            None => return false,
         };
-        self.by_path.remove(slot);
         self.kill(doc);
         self.maybe_compact();
         true
@@ -334,7 +366,7 @@ impl Index {
             ("term info", self.info.capacity() * size_of::<TermInfo>()),
             ("postings", self.arena.capacity()),
             ("delta", delta),
-            ("paths", self.paths.capacity() * size_of::<Option<Path>>()),
+            ("paths", self.paths.capacity() * size_of::<Path>()),
             ("lengths", self.lens.capacity() * 4),
             (
                 "removed",
@@ -344,11 +376,21 @@ impl Index {
         ]
     }
 
-    fn find(&self, path: &Path) -> Option<(usize, u32)> {
+    /// The live document of `path`: compacted docs are in path order, the others in a table.
+    fn find(&self, path: &Path) -> Option<Found> {
+        let compacted = &self.paths[..self.base_docs as usize];
+        if let Ok(doc) = compacted.binary_search_by(|p| p.as_str().cmp(path.as_str())) {
+            let doc = doc as u32;
+            if !Dead(&self.dead).contains(doc) {
+                return Some(Found::Compacted(doc));
+            }
+        }
         let paths = &self.paths;
-        self.by_path.find(hash(path.as_str().as_bytes()), |id| {
-            paths[id as usize].as_ref().is_some_and(|p| p == path)
-        })
+        self.by_path
+            .find(hash(path.as_str().as_bytes()), |id| {
+                &paths[id as usize] == path
+            })
+            .map(|(slot, doc)| Found::Delta(slot, doc))
     }
 
     /// Gives `document` a new doc id (retiring the old one of its path), tokenises it into
@@ -376,33 +418,28 @@ impl Index {
         let doc = u32::try_from(self.paths.len()).expect("fewer than 2^31 documents");
         assert!(doc < END / 2, "fewer than 2^31 documents");
         let h = hash(document.path.as_str().as_bytes());
-        match self.find(&document.path) {
-            Some((slot, old)) => {
+        let found = self.find(&document.path);
+        if let Some(Found::Delta(slot, old)) = found {
+            self.kill(old);
+            self.by_path.replace(slot, doc);
+        } else {
+            if let Some(Found::Compacted(old)) = found {
                 self.kill(old);
-                self.by_path.replace(slot, doc);
             }
-            None => {
-                let paths = &self.paths;
-                self.by_path.insert(h, doc, |id| {
-                    hash(
-                        paths[id as usize]
-                            .as_ref()
-                            .expect("a live doc")
-                            .as_str()
-                            .as_bytes(),
-                    )
-                });
-            }
+            let paths = &self.paths;
+            self.by_path
+                .insert(h, doc, |id| hash(paths[id as usize].as_str().as_bytes()));
         }
-        self.paths.push(Some(document.path));
+        self.paths.push(document.path);
         self.lens.push(len);
         self.live += 1;
         self.total_len += u64::from(len);
         doc
     }
 
+    /// Marks `doc` removed (its path stays until the next compaction, for the binary search
+    /// over the compacted paths).
     fn kill(&mut self, doc: u32) {
-        self.paths[doc as usize] = None;
         let word = doc as usize / 64;
         if self.dead.len() <= word {
             self.dead.resize(word + 1, 0);
@@ -426,9 +463,9 @@ impl Index {
     fn compact_with(&mut self, extra: Option<Sorted<'_>>) {
         // The live docs in path order, which their new ids follow.
         let mut order: Vec<u32> = (0..self.paths.len() as u32)
-            .filter(|&doc| self.paths[doc as usize].is_some())
+            .filter(|&doc| !Dead(&self.dead).contains(doc))
             .collect();
-        let path_of = |doc: &u32| self.paths[*doc as usize].as_ref().map(Path::as_str);
+        let path_of = |doc: &u32| self.paths[*doc as usize].as_str();
         if !order.is_sorted_by_key(path_of) {
             order.sort_unstable_by_key(path_of);
         }
@@ -442,7 +479,7 @@ impl Index {
         for &doc in &order {
             let doc = doc as usize;
             lens.push(self.lens[doc]);
-            paths.push(self.paths[doc].take());
+            paths.push(self.paths[doc].clone());
         }
         let mut arena =
             Vec::with_capacity(self.arena.len() + extra.map_or(0, |(_, p)| p.len() * 2));
@@ -495,17 +532,10 @@ impl Index {
         self.killed = Vec::new();
         self.dead_hits = DeadHits::default();
         self.base_docs = next;
-        let paths = &self.paths;
-        let rehash = |id: u32| {
-            hash(
-                paths[id as usize]
-                    .as_ref()
-                    .expect("live")
-                    .as_str()
-                    .as_bytes(),
-            )
-        };
-        self.by_path.rebuild(0..next, rehash);
+        // Every live doc is compacted now: the path table holds the later ones only.
+        self.by_path = IdTable::default();
+        self.terms.shrink();
+        self.info.shrink_to_fit();
     }
 
     /// The `limit` best documents under `scope` (segment-wise: `/a` holds `/a` and `/a/…`, not
@@ -562,12 +592,8 @@ impl Index {
             items: Vec::new(),
             paths: &self.paths,
         };
-        let in_scope = |doc: u32| {
-            scope.is_root()
-                || self.paths[doc as usize]
-                    .as_ref()
-                    .is_some_and(|p| scope.is_ancestor_or_self_of(p))
-        };
+        let in_scope =
+            |doc: u32| scope.is_root() || scope.is_ancestor_or_self_of(&self.paths[doc as usize]);
         let score_of = |c: &mut TermCursor<'_>, doc: u32| {
             let tf = c.cursor.tf();
             c.score(tf, self.lens[doc as usize], avg_len)
@@ -758,10 +784,9 @@ impl Index {
     fn df(&self, term: u32) -> u32 {
         let info = self.info[term as usize];
         let postings = info.count
-            + self
-                .delta
-                .get(&term)
-                .map_or(0, |d| u32::try_from(d.docs.len()).expect("fewer than 2^32 postings"));
+            + self.delta.get(&term).map_or(0, |d| {
+                u32::try_from(d.docs.len()).expect("fewer than 2^32 postings")
+            });
         if self.killed.is_empty() || postings == 0 {
             return postings;
         }
@@ -805,7 +830,7 @@ impl Index {
         items
             .into_iter()
             .map(|(score, doc)| Hit {
-                path: self.paths[doc as usize].clone().expect("live"),
+                path: self.paths[doc as usize].clone(),
                 score,
             })
             .collect()
@@ -845,12 +870,12 @@ impl TermCursor<'_> {
 struct TopK<'a> {
     k: usize,
     items: Vec<(f64, u32)>,
-    paths: &'a [Option<Path>],
+    paths: &'a [Path],
 }
 
 impl TopK<'_> {
     fn path(&self, doc: u32) -> &str {
-        self.paths[doc as usize].as_ref().map_or("", Path::as_str)
+        self.paths[doc as usize].as_str()
     }
 
     fn better(&self, a: (f64, u32), b: (f64, u32)) -> bool {
