@@ -5,6 +5,7 @@ use std::sync::{Mutex, PoisonError};
 
 use wip_model::Path;
 
+use crate::lengths::Lengths;
 use crate::postings::{self, Cursor, Dead, Delta, END};
 use crate::table::{IdTable, hash};
 use crate::tokenize::tokenize;
@@ -234,7 +235,7 @@ pub struct Index {
     /// By doc id: the path (a removed doc's stays until the next compaction).
     paths: Vec<Path>,
     /// By doc id: the weighted length.
-    lens: Vec<u32>,
+    lens: Lengths,
     /// Removed doc ids, a bitset, and the same in the order of removal.
     dead: Vec<u64>,
     killed: Vec<u32>,
@@ -309,7 +310,7 @@ impl Index {
     pub fn upsert(&mut self, document: Document) {
         let mut scratch = Vec::new();
         let doc = self.add_document(document, &mut scratch);
-        let len = self.lens[doc as usize];
+        let len = self.lens.get(doc);
         for &(term, tf) in &scratch {
             self.delta.entry(term).or_default().push(doc, tf, len);
         }
@@ -367,7 +368,7 @@ impl Index {
             ("postings", self.arena.capacity()),
             ("delta", delta),
             ("paths", self.paths.capacity() * size_of::<Path>()),
-            ("lengths", self.lens.capacity() * 4),
+            ("lengths", self.lens.heap_bytes()),
             (
                 "removed",
                 self.dead.capacity() * 8 + self.killed.capacity() * 4 + dead_hits,
@@ -447,7 +448,7 @@ impl Index {
         self.dead[word] |= 1 << (doc % 64);
         self.killed.push(doc);
         self.live -= 1;
-        self.total_len -= u64::from(self.lens[doc as usize]);
+        self.total_len -= u64::from(self.lens.get(doc));
     }
 
     fn maybe_compact(&mut self) {
@@ -474,11 +475,11 @@ impl Index {
             remap[old as usize] = new as u32;
         }
         let next = order.len() as u32;
-        let mut lens = Vec::with_capacity(order.len());
+        let mut lens = Lengths::with_capacity(order.len());
         let mut paths = Vec::with_capacity(order.len());
         for &doc in &order {
             let doc = doc as usize;
-            lens.push(self.lens[doc]);
+            lens.push(self.lens.get(doc as u32));
             paths.push(self.paths[doc].clone());
         }
         let mut arena =
@@ -518,7 +519,7 @@ impl Index {
                 buffer.sort_unstable_by_key(|&(doc, _)| doc);
             }
             if !buffer.is_empty() {
-                postings::encode(&buffer, &lens, &mut arena);
+                postings::encode(&buffer, |doc| lens.get(doc), &mut arena);
             }
             self.info[term].offset = offset;
             self.info[term].count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
@@ -596,7 +597,7 @@ impl Index {
             |doc: u32| scope.is_root() || scope.is_ancestor_or_self_of(&self.paths[doc as usize]);
         let score_of = |c: &mut TermCursor<'_>, doc: u32| {
             let tf = c.cursor.tf();
-            c.score(tf, self.lens[doc as usize], avg_len)
+            c.score(tf, self.lens.get(doc), avg_len)
         };
         // Compacted doc ids are in path order, and docs are visited in id order: there a doc
         // that can at best tie with the k-th best loses on its path.

@@ -86,6 +86,7 @@
 //! - The scope is a filter: a narrow scope with a common query still walks the postings outside it.
 
 mod index;
+mod lengths;
 mod postings;
 mod table;
 mod tokenize;

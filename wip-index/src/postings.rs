@@ -67,10 +67,10 @@ fn get_posting(bytes: &[u8], pos: &mut usize) -> (u32, u32) {
 
 /// Appends the postings `(doc, tf)` (doc ids ascending) to `arena`; `len` gives each doc's
 /// length. Doc id deltas must fit in 31 bits.
-pub(crate) fn encode(postings: &[(u32, u32)], len: &[u32], arena: &mut Vec<u8>) {
+pub(crate) fn encode(postings: &[(u32, u32)], len: impl Fn(u32) -> u32, arena: &mut Vec<u8>) {
     let bounds = |chunk: &[(u32, u32)]| {
         chunk.iter().fold((0u32, u32::MAX), |(tf, l), &(d, t)| {
-            (tf.max(t), l.min(len[d as usize]))
+            (tf.max(t), l.min(len(d)))
         })
     };
     if postings.len() <= BLOCK {
