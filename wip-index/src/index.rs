@@ -123,12 +123,8 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// Per term: where its compacted postings are, and how many.
-#[derive(Clone, Copy, Debug, Default)]
-struct TermInfo {
-    offset: u32,
-    count: u32,
-}
+/// A term's offset in the arena when it has no compacted postings.
+const NO_POSTINGS: u32 = u32::MAX;
 
 /// Per term queried since the last compaction: how many of the removed docs its postings hold,
 /// counted over the first `.0` of `Index::killed` (a cache, so `search` takes `&self`; every
@@ -227,7 +223,9 @@ type Sorted<'a> = (&'a [u32], &'a [(u32, u32)]);
 #[derive(Clone, Debug, Default)]
 pub struct Index {
     terms: Terms,
-    info: Vec<TermInfo>,
+    /// By term: where its compacted postings are in `arena` (their count, a varint, then
+    /// their encoding), or `NO_POSTINGS`.
+    info: Vec<u32>,
     /// Compacted postings of every term.
     arena: Vec<u8>,
     /// Postings of documents added since the last compaction, by term.
@@ -364,7 +362,7 @@ impl Index {
             ("term bytes", self.terms.bytes.capacity()),
             ("term ends", self.terms.ends.capacity() * 4),
             ("term table", self.terms.table.heap_bytes()),
-            ("term info", self.info.capacity() * size_of::<TermInfo>()),
+            ("term info", self.info.capacity() * 4),
             ("postings", self.arena.capacity()),
             ("delta", delta),
             ("paths", self.paths.capacity() * size_of::<Path>()),
@@ -402,7 +400,7 @@ impl Index {
         document.for_each_token(|field, token| {
             let (term, new) = self.terms.get_or_insert(token);
             if new {
-                self.info.push(TermInfo::default());
+                self.info.push(NO_POSTINGS);
             }
             scratch.push((term, field.weight()));
             len = len.saturating_add(field.weight());
@@ -487,17 +485,13 @@ impl Index {
         let mut buffer = Vec::new();
         for term in 0..self.info.len() {
             buffer.clear();
-            let info = self.info[term];
-            postings::for_each(
-                &self.arena[info.offset as usize..],
-                info.count as usize,
-                |doc, tf| {
-                    let doc = remap[doc as usize];
-                    if doc != END {
-                        buffer.push((doc, tf));
-                    }
-                },
-            );
+            let (bytes, count) = self.postings_of(term as u32);
+            postings::for_each(bytes, count, |doc, tf| {
+                let doc = remap[doc as usize];
+                if doc != END {
+                    buffer.push((doc, tf));
+                }
+            });
             if let Some((starts, sorted)) = extra {
                 for &(doc, tf) in &sorted[starts[term] as usize..starts[term + 1] as usize] {
                     let doc = remap[doc as usize];
@@ -514,15 +508,21 @@ impl Index {
                     }
                 }
             }
-            let offset = u32::try_from(arena.len()).expect("postings fit in 4 GiB");
+            let offset = u32::try_from(arena.len())
+                .ok()
+                .filter(|&offset| offset != NO_POSTINGS)
+                .expect("postings fit in 4 GiB");
             if !buffer.is_sorted_by_key(|&(doc, _)| doc) {
                 buffer.sort_unstable_by_key(|&(doc, _)| doc);
             }
-            if !buffer.is_empty() {
+            self.info[term] = if buffer.is_empty() {
+                NO_POSTINGS
+            } else {
+                let count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
+                postings::put_varint(&mut arena, count);
                 postings::encode(&buffer, |doc| lens.get(doc), &mut arena);
-            }
-            self.info[term].offset = offset;
-            self.info[term].count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
+                offset
+            };
         }
         arena.shrink_to_fit();
         self.arena = arena;
@@ -767,11 +767,22 @@ impl Index {
         self.hits(top.items)
     }
 
+    /// The term's compacted postings and how many they are.
+    fn postings_of(&self, term: u32) -> (&[u8], usize) {
+        let offset = self.info[term as usize];
+        if offset == NO_POSTINGS {
+            return (&[], 0);
+        }
+        let mut at = offset as usize;
+        let count = postings::get_varint(&self.arena, &mut at);
+        (&self.arena[at..], count as usize)
+    }
+
     fn cursor<'a>(&'a self, term: u32, dead: Dead<'a>) -> Cursor<'a> {
-        let info = self.info[term as usize];
+        let (bytes, count) = self.postings_of(term);
         Cursor::new(
-            &self.arena[info.offset as usize..],
-            info.count as usize,
+            bytes,
+            count,
             self.base_docs.saturating_sub(1),
             self.delta.get(&term),
             dead,
@@ -783,8 +794,8 @@ impl Index {
     /// next to postings, and a term's count costs the smaller of its postings and the removals
     /// since its last query).
     fn df(&self, term: u32) -> u32 {
-        let info = self.info[term as usize];
-        let postings = info.count
+        let compacted = u32::try_from(self.postings_of(term).1).expect("fewer than 2^32 postings");
+        let postings = compacted
             + self.delta.get(&term).map_or(0, |d| {
                 u32::try_from(d.docs.len()).expect("fewer than 2^32 postings")
             });
