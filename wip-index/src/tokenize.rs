@@ -55,8 +55,10 @@ fn tokenize_ascii(text: &str, mut emit: impl FnMut(&str)) {
             continue;
         }
         let start = i;
+        let mut upper = false;
         loop {
             while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                upper |= bytes[i].is_ascii_uppercase();
                 i += 1;
             }
             if i + 1 < bytes.len()
@@ -69,7 +71,20 @@ fn tokenize_ascii(text: &str, mut emit: impl FnMut(&str)) {
             }
             break;
         }
-        emit_word(&text[start..i], &mut lower, &mut emit);
+        // What `emit_word` does with an ASCII word that starts with a letter or digit, without
+        // scanning it again.
+        let word = &text[start..i];
+        if word.len() > MAX_TOKEN_BYTES {
+            continue;
+        }
+        if upper {
+            lower.clear();
+            lower.push_str(word);
+            lower.make_ascii_lowercase();
+            emit(&lower);
+        } else {
+            emit(word);
+        }
     }
 }
 
