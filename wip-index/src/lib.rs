@@ -72,9 +72,10 @@
 //! this index, tantivy 0.27 (in RAM, one thread, one segment) and the `bm25` crate on the same
 //! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
 //! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy, and
-//! where our heap goes. One run on a shared 2-core machine (noisy: time ratios move by ±0.1
-//! between runs): build 1.01 s against 1.49 s (0.68×), median query 12.8 µs against 17.0 µs
-//! (0.76×), p95 249 µs against 272 µs (0.91×), heap 22.5 MiB against 12.2 MiB (1.85×); the top-10
+//! where our heap goes. One run on a shared 2-core machine: build 1.01 s against 1.49 s (0.68×),
+//! median query 12.8 µs against 17.0 µs (0.76×), p95 249 µs against 272 µs (0.91×), heap
+//! 22.5 MiB against 12.2 MiB (1.85×); over three runs the time ratios ranged over build
+//! 0.68–0.79×, median 0.75–0.80× and p95 0.91–1.00× (the heap is the same every run). The top-10
 //! scores equal tantivy's for 99 of the 100 queries. The heap is about 79 bytes an entry: 37 of
 //! postings, 16 of the path (its string is shared with the caller), 24 of dictionary (term bytes,
 //! a `u32` end and a `u32` offset a term, a table of 5 bytes a slot at load ≤ 0.7; the corpus has
