@@ -151,7 +151,9 @@ pub struct HttpOptions {
     pub connect_timeout: Duration,
     /// How long an idle pooled connection is kept. Default 90 s.
     pub pool_idle_timeout: Duration,
-    /// Idle connections kept per host. Default 32.
+    /// Idle connections kept per host. Default 256: a client with up to that many requests in
+    /// flight reuses their connections instead of closing the surplus and reconnecting (with
+    /// 32 kept, 64 concurrent observes over loopback ran ~15% slower).
     pub pool_max_idle_per_host: usize,
     /// A bearer token sent as `Authorization: Bearer <token>` to the endpoint's origin only.
     pub bearer_token: Option<String>,
@@ -167,7 +169,7 @@ impl Default for HttpOptions {
             timeout: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(10),
             pool_idle_timeout: Duration::from_secs(90),
-            pool_max_idle_per_host: 32,
+            pool_max_idle_per_host: 256,
             bearer_token: None,
             tls: None,
         }

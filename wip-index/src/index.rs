@@ -1,9 +1,11 @@
 //! The index: documents, the dictionary, postings, updates and the top-k search.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
 
 use wip_model::Path;
 
+use crate::lengths::Lengths;
 use crate::postings::{self, Cursor, Dead, Delta, END};
 use crate::table::{IdTable, hash};
 use crate::tokenize::tokenize;
@@ -121,12 +123,24 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// Per term: where its compacted postings are, how many, and in how many live documents it is.
-#[derive(Clone, Copy, Debug, Default)]
-struct TermInfo {
-    offset: u32,
-    count: u32,
-    df: u32,
+/// A term's offset in the arena when it has no compacted postings.
+const NO_POSTINGS: u32 = u32::MAX;
+
+/// Per term queried since the last compaction: how many of the removed docs its postings hold,
+/// counted over the first `.0` of `Index::killed` (a cache, so `search` takes `&self`; every
+/// thread computes the same value for the same state).
+#[derive(Debug, Default)]
+struct DeadHits(Mutex<HashMap<u32, (u32, u32)>>);
+
+impl Clone for DeadHits {
+    fn clone(&self) -> Self {
+        Self(Mutex::new(
+            self.0
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+        ))
+    }
 }
 
 /// The dictionary: term bytes back to back, the end of each, and a table over term ids.
@@ -154,6 +168,22 @@ impl Terms {
             .map(|(_, id)| id)
     }
 
+    /// Gives back spare capacity, and rebuilds the table at its fullest load.
+    fn shrink(&mut self) {
+        self.bytes.shrink_to_fit();
+        self.ends.shrink_to_fit();
+        let Self { bytes, ends, table } = self;
+        table.rebuild(0..ends.len() as u32, |id| {
+            let end = ends[id as usize] as usize;
+            let start = if id == 0 {
+                0
+            } else {
+                ends[id as usize - 1] as usize
+            };
+            hash(&bytes[start..end])
+        });
+    }
+
     /// The term's id, and whether it is new.
     fn get_or_insert(&mut self, term: &str) -> (u32, bool) {
         let h = hash(term.as_bytes());
@@ -178,6 +208,14 @@ impl Terms {
     }
 }
 
+/// Where [`Index::find`] found a path's live document.
+enum Found {
+    /// A compacted doc, found by binary search.
+    Compacted(u32),
+    /// A later doc, at this slot of the path table.
+    Delta(usize, u32),
+}
+
 /// Postings sorted by term: where each term's start, and `(doc, tf)`.
 type Sorted<'a> = (&'a [u32], &'a [(u32, u32)]);
 
@@ -185,30 +223,29 @@ type Sorted<'a> = (&'a [u32], &'a [(u32, u32)]);
 #[derive(Clone, Debug, Default)]
 pub struct Index {
     terms: Terms,
-    info: Vec<TermInfo>,
+    /// By term: where its compacted postings are in `arena` (their count, a varint, then
+    /// their encoding), or `NO_POSTINGS`.
+    info: Vec<u32>,
     /// Compacted postings of every term.
     arena: Vec<u8>,
     /// Postings of documents added since the last compaction, by term.
     delta: HashMap<u32, Delta>,
-    /// By doc id: the path, `None` once removed.
-    paths: Vec<Option<Path>>,
+    /// By doc id: the path (a removed doc's stays until the next compaction).
+    paths: Vec<Path>,
     /// By doc id: the weighted length.
-    lens: Vec<u32>,
-    /// By doc id: its distinct term ids, ascending, delta varints in `forward`, ending at
-    /// `forward_ends[doc]` (to update document frequencies on removal).
-    forward: Vec<u8>,
-    forward_ends: Vec<u32>,
-    /// Removed doc ids, a bitset.
+    lens: Lengths,
+    /// Removed doc ids, a bitset, and the same in the order of removal.
     dead: Vec<u64>,
-    dead_count: usize,
+    killed: Vec<u32>,
+    /// The removed docs in each queried term's postings, for its document frequency.
+    dead_hits: DeadHits,
     /// Doc ids below this are compacted.
     base_docs: u32,
     /// Live documents and the sum of their lengths.
     live: usize,
     total_len: u64,
+    /// The live docs after the compacted ones, by path (the compacted ones are in path order).
     by_path: IdTable,
-    /// While `from_documents` runs: document frequencies are counted at the end.
-    bulk: bool,
 }
 
 impl Index {
@@ -221,7 +258,6 @@ impl Index {
     /// a path that repeats keeps its last document.
     pub fn from_documents(documents: impl IntoIterator<Item = Document>) -> Self {
         let mut index = Self::new();
-        index.bulk = true;
         let mut triples: Vec<(u32, u32, u32)> = Vec::new();
         let mut scratch = Vec::new();
         // In path order (stable, so that the last of a repeated path wins), so that the
@@ -272,7 +308,7 @@ impl Index {
     pub fn upsert(&mut self, document: Document) {
         let mut scratch = Vec::new();
         let doc = self.add_document(document, &mut scratch);
-        let len = self.lens[doc as usize];
+        let len = self.lens.get(doc);
         for &(term, tf) in &scratch {
             self.delta.entry(term).or_default().push(doc, tf, len);
         }
@@ -281,10 +317,14 @@ impl Index {
 
     /// Removes the document of `path`; whether there was one.
     pub fn remove(&mut self, path: &Path) -> bool {
-        let Some((slot, doc)) = self.find(path) else {
-            return false;
+        let doc = match self.find(path) {
+            Some(Found::Delta(slot, doc)) => {
+                self.by_path.remove(slot);
+                doc
+            }
+            Some(Found::Compacted(doc)) => doc,
+            None => return false,
         };
-        self.by_path.remove(slot);
         self.kill(doc);
         self.maybe_compact();
         true
@@ -299,30 +339,57 @@ impl Index {
     /// The heap bytes the index holds (capacities, not lengths; the paths' own bytes, shared with
     /// the caller, are not counted).
     pub fn heap_bytes(&self) -> usize {
-        self.terms.bytes.capacity()
-            + self.terms.ends.capacity() * 4
-            + self.terms.table.heap_bytes()
-            + self.info.capacity() * size_of::<TermInfo>()
-            + self.arena.capacity()
-            + self.delta.capacity() * (size_of::<Delta>() + 8)
+        self.heap_parts().iter().map(|&(_, bytes)| bytes).sum()
+    }
+
+    /// [`heap_bytes`](Self::heap_bytes) by part, for the benchmarks' account of where it goes.
+    #[doc(hidden)]
+    pub fn heap_parts(&self) -> Vec<(&'static str, usize)> {
+        let delta = self.delta.capacity() * (size_of::<Delta>() + 8)
             + self
                 .delta
                 .values()
                 .map(|d| (d.docs.capacity() + d.tfs.capacity()) * 4)
-                .sum::<usize>()
-            + self.paths.capacity() * size_of::<Option<Path>>()
-            + self.lens.capacity() * 4
-            + self.forward.capacity()
-            + self.forward_ends.capacity() * 4
-            + self.dead.capacity() * 8
-            + self.by_path.heap_bytes()
+                .sum::<usize>();
+        let dead_hits = self
+            .dead_hits
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .capacity()
+            * 13;
+        vec![
+            ("term bytes", self.terms.bytes.capacity()),
+            ("term ends", self.terms.ends.capacity() * 4),
+            ("term table", self.terms.table.heap_bytes()),
+            ("term info", self.info.capacity() * 4),
+            ("postings", self.arena.capacity()),
+            ("delta", delta),
+            ("paths", self.paths.capacity() * size_of::<Path>()),
+            ("lengths", self.lens.heap_bytes()),
+            (
+                "removed",
+                self.dead.capacity() * 8 + self.killed.capacity() * 4 + dead_hits,
+            ),
+            ("path table", self.by_path.heap_bytes()),
+        ]
     }
 
-    fn find(&self, path: &Path) -> Option<(usize, u32)> {
+    /// The live document of `path`: compacted docs are in path order, the others in a table.
+    fn find(&self, path: &Path) -> Option<Found> {
+        let compacted = &self.paths[..self.base_docs as usize];
+        if let Ok(doc) = compacted.binary_search_by(|p| p.as_str().cmp(path.as_str())) {
+            let doc = doc as u32;
+            if !Dead(&self.dead).contains(doc) {
+                return Some(Found::Compacted(doc));
+            }
+        }
         let paths = &self.paths;
-        self.by_path.find(hash(path.as_str().as_bytes()), |id| {
-            paths[id as usize].as_ref().is_some_and(|p| p == path)
-        })
+        self.by_path
+            .find(hash(path.as_str().as_bytes()), |id| {
+                &paths[id as usize] == path
+            })
+            .map(|(slot, doc)| Found::Delta(slot, doc))
     }
 
     /// Gives `document` a new doc id (retiring the old one of its path), tokenises it into
@@ -333,11 +400,7 @@ impl Index {
         document.for_each_token(|field, token| {
             let (term, new) = self.terms.get_or_insert(token);
             if new {
-                self.info.push(TermInfo {
-                    offset: 0,
-                    count: 0,
-                    df: 0,
-                });
+                self.info.push(NO_POSTINGS);
             }
             scratch.push((term, field.weight()));
             len = len.saturating_add(field.weight());
@@ -354,81 +417,42 @@ impl Index {
         let doc = u32::try_from(self.paths.len()).expect("fewer than 2^31 documents");
         assert!(doc < END / 2, "fewer than 2^31 documents");
         let h = hash(document.path.as_str().as_bytes());
-        match self.find(&document.path) {
-            Some((slot, old)) => {
+        let found = self.find(&document.path);
+        if let Some(Found::Delta(slot, old)) = found {
+            self.kill(old);
+            self.by_path.replace(slot, doc);
+        } else {
+            if let Some(Found::Compacted(old)) = found {
                 self.kill(old);
-                self.by_path.replace(slot, doc);
             }
-            None => {
-                let paths = &self.paths;
-                self.by_path.insert(h, doc, |id| {
-                    hash(
-                        paths[id as usize]
-                            .as_ref()
-                            .expect("a live doc")
-                            .as_str()
-                            .as_bytes(),
-                    )
-                });
-            }
+            let paths = &self.paths;
+            self.by_path
+                .insert(h, doc, |id| hash(paths[id as usize].as_str().as_bytes()));
         }
-        let mut prev = 0;
-        for &(term, _) in scratch.iter() {
-            postings::put_varint(&mut self.forward, term - prev);
-            prev = term;
-            if !self.bulk {
-                self.info[term as usize].df += 1;
-            }
-        }
-        self.forward_ends
-            .push(u32::try_from(self.forward.len()).expect("forward index fits in 4 GiB"));
-        self.paths.push(Some(document.path));
+        self.paths.push(document.path);
         self.lens.push(len);
         self.live += 1;
         self.total_len += u64::from(len);
         doc
     }
 
-    fn forward_of(&self, doc: u32) -> impl Iterator<Item = u32> + '_ {
-        let end = self.forward_ends[doc as usize] as usize;
-        let start = if doc == 0 {
-            0
-        } else {
-            self.forward_ends[doc as usize - 1] as usize
-        };
-        let bytes = &self.forward[start..end];
-        let mut pos = 0;
-        let mut term = 0;
-        std::iter::from_fn(move || {
-            (pos < bytes.len()).then(|| {
-                term += postings::get_varint(bytes, &mut pos);
-                term
-            })
-        })
-    }
-
+    /// Marks `doc` removed (its path stays until the next compaction, for the binary search
+    /// over the compacted paths).
     fn kill(&mut self, doc: u32) {
-        if !self.bulk {
-            let terms: Vec<u32> = self.forward_of(doc).collect();
-            for term in terms {
-                self.info[term as usize].df -= 1;
-            }
-        }
-        self.paths[doc as usize] = None;
         let word = doc as usize / 64;
         if self.dead.len() <= word {
             self.dead.resize(word + 1, 0);
         }
         self.dead[word] |= 1 << (doc % 64);
-        self.dead_count += 1;
+        self.killed.push(doc);
         self.live -= 1;
-        self.total_len -= u64::from(self.lens[doc as usize]);
+        self.total_len -= u64::from(self.lens.get(doc));
     }
 
     fn maybe_compact(&mut self) {
         let added = self.paths.len() - self.base_docs as usize;
         let threshold = (self.base_docs as usize / 8).max(1024);
-        if added > threshold || self.dead_count > (self.paths.len() / 4).max(1024) {
+        if added > threshold || self.killed.len() > (self.paths.len() / 4).max(1024) {
             self.compact_with(None);
         }
     }
@@ -438,9 +462,9 @@ impl Index {
     fn compact_with(&mut self, extra: Option<Sorted<'_>>) {
         // The live docs in path order, which their new ids follow.
         let mut order: Vec<u32> = (0..self.paths.len() as u32)
-            .filter(|&doc| self.paths[doc as usize].is_some())
+            .filter(|&doc| !Dead(&self.dead).contains(doc))
             .collect();
-        let path_of = |doc: &u32| self.paths[*doc as usize].as_ref().map(Path::as_str);
+        let path_of = |doc: &u32| self.paths[*doc as usize].as_str();
         if !order.is_sorted_by_key(path_of) {
             order.sort_unstable_by_key(path_of);
         }
@@ -449,39 +473,25 @@ impl Index {
             remap[old as usize] = new as u32;
         }
         let next = order.len() as u32;
-        let mut lens = Vec::with_capacity(order.len());
+        let mut lens = Lengths::with_capacity(order.len());
         let mut paths = Vec::with_capacity(order.len());
-        let mut forward = Vec::with_capacity(self.forward.len());
-        let mut forward_ends = Vec::with_capacity(order.len());
         for &doc in &order {
             let doc = doc as usize;
-            let end = self.forward_ends[doc] as usize;
-            let start = if doc == 0 {
-                0
-            } else {
-                self.forward_ends[doc - 1] as usize
-            };
-            forward.extend_from_slice(&self.forward[start..end]);
-            forward_ends.push(u32::try_from(forward.len()).expect("forward index fits in 4 GiB"));
-            lens.push(self.lens[doc]);
-            paths.push(self.paths[doc].take());
+            lens.push(self.lens.get(doc as u32));
+            paths.push(self.paths[doc].clone());
         }
         let mut arena =
             Vec::with_capacity(self.arena.len() + extra.map_or(0, |(_, p)| p.len() * 2));
         let mut buffer = Vec::new();
         for term in 0..self.info.len() {
             buffer.clear();
-            let info = self.info[term];
-            postings::for_each(
-                &self.arena[info.offset as usize..],
-                info.count as usize,
-                |doc, tf| {
-                    let doc = remap[doc as usize];
-                    if doc != END {
-                        buffer.push((doc, tf));
-                    }
-                },
-            );
+            let (bytes, count) = self.postings_of(term as u32);
+            postings::for_each(bytes, count, |doc, tf| {
+                let doc = remap[doc as usize];
+                if doc != END {
+                    buffer.push((doc, tf));
+                }
+            });
             if let Some((starts, sorted)) = extra {
                 for &(doc, tf) in &sorted[starts[term] as usize..starts[term + 1] as usize] {
                     let doc = remap[doc as usize];
@@ -498,43 +508,35 @@ impl Index {
                     }
                 }
             }
-            let offset = u32::try_from(arena.len()).expect("postings fit in 4 GiB");
+            let offset = u32::try_from(arena.len())
+                .ok()
+                .filter(|&offset| offset != NO_POSTINGS)
+                .expect("postings fit in 4 GiB");
             if !buffer.is_sorted_by_key(|&(doc, _)| doc) {
                 buffer.sort_unstable_by_key(|&(doc, _)| doc);
             }
-            if !buffer.is_empty() {
-                postings::encode(&buffer, &lens, &mut arena);
-            }
-            self.info[term].offset = offset;
-            self.info[term].count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
-            if self.bulk {
-                self.info[term].df = self.info[term].count;
-            }
-            debug_assert_eq!(self.info[term].count, self.info[term].df);
+            self.info[term] = if buffer.is_empty() {
+                NO_POSTINGS
+            } else {
+                let count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
+                postings::put_varint(&mut arena, count);
+                postings::encode(&buffer, |doc| lens.get(doc), &mut arena);
+                offset
+            };
         }
         arena.shrink_to_fit();
-        forward.shrink_to_fit();
         self.arena = arena;
-        self.forward = forward;
-        self.forward_ends = forward_ends;
         self.lens = lens;
         self.paths = paths;
         self.delta = HashMap::new();
         self.dead = Vec::new();
-        self.dead_count = 0;
+        self.killed = Vec::new();
+        self.dead_hits = DeadHits::default();
         self.base_docs = next;
-        self.bulk = false;
-        let paths = &self.paths;
-        let rehash = |id: u32| {
-            hash(
-                paths[id as usize]
-                    .as_ref()
-                    .expect("live")
-                    .as_str()
-                    .as_bytes(),
-            )
-        };
-        self.by_path.rebuild(0..next, rehash);
+        // Every live doc is compacted now: the path table holds the later ones only.
+        self.by_path = IdTable::default();
+        self.terms.shrink();
+        self.info.shrink_to_fit();
     }
 
     /// The `limit` best documents under `scope` (segment-wise: `/a` holds `/a` and `/a/…`, not
@@ -551,18 +553,15 @@ impl Index {
             let Some(term) = self.terms.get(token) else {
                 return;
             };
-            let info = self.info[term as usize];
-            if info.df == 0 || !seen.insert(term) {
+            if !seen.insert(term) {
                 return;
             }
-            let cursor = Cursor::new(
-                &self.arena[info.offset as usize..],
-                info.count as usize,
-                self.base_docs.saturating_sub(1),
-                self.delta.get(&term),
-                Dead(&self.dead),
-            );
-            let idf = idf(n, f64::from(info.df));
+            let df = self.df(term);
+            if df == 0 {
+                return;
+            }
+            let cursor = self.cursor(term, Dead(&self.dead));
+            let idf = idf(n, f64::from(df));
             let (tf, len) = cursor.term_bounds();
             let bound = bm25(idf, f64::from(tf), f64::from(len), avg_len);
             cursors.push(TermCursor {
@@ -594,15 +593,11 @@ impl Index {
             items: Vec::new(),
             paths: &self.paths,
         };
-        let in_scope = |doc: u32| {
-            scope.is_root()
-                || self.paths[doc as usize]
-                    .as_ref()
-                    .is_some_and(|p| scope.is_ancestor_or_self_of(p))
-        };
+        let in_scope =
+            |doc: u32| scope.is_root() || scope.is_ancestor_or_self_of(&self.paths[doc as usize]);
         let score_of = |c: &mut TermCursor<'_>, doc: u32| {
             let tf = c.cursor.tf();
-            c.score(tf, self.lens[doc as usize], avg_len)
+            c.score(tf, self.lens.get(doc), avg_len)
         };
         // Compacted doc ids are in path order, and docs are visited in id order: there a doc
         // that can at best tie with the k-th best loses on its path.
@@ -772,11 +767,82 @@ impl Index {
         self.hits(top.items)
     }
 
+    /// The term's compacted postings and how many they are.
+    fn postings_of(&self, term: u32) -> (&[u8], usize) {
+        let offset = self.info[term as usize];
+        if offset == NO_POSTINGS {
+            return (&[], 0);
+        }
+        let mut at = offset as usize;
+        let count = postings::get_varint(&self.arena, &mut at);
+        (&self.arena[at..], count as usize)
+    }
+
+    fn cursor<'a>(&'a self, term: u32, dead: Dead<'a>) -> Cursor<'a> {
+        let (bytes, count) = self.postings_of(term);
+        Cursor::new(
+            bytes,
+            count,
+            self.base_docs.saturating_sub(1),
+            self.delta.get(&term),
+            dead,
+        )
+    }
+
+    /// The term's document frequency over the live documents: its postings less the removed
+    /// documents among them, counted from the cache on (removals are rare between compactions
+    /// next to postings, and a term's count costs the smaller of its postings and the removals
+    /// since its last query).
+    fn df(&self, term: u32) -> u32 {
+        let compacted = u32::try_from(self.postings_of(term).1).expect("fewer than 2^32 postings");
+        let postings = compacted
+            + self.delta.get(&term).map_or(0, |d| {
+                u32::try_from(d.docs.len()).expect("fewer than 2^32 postings")
+            });
+        if self.killed.is_empty() || postings == 0 {
+            return postings;
+        }
+        let mut cache = self
+            .dead_hits
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let killed = u32::try_from(self.killed.len()).expect("fewer than 2^32 removals");
+        let (seen, mut hits) = cache.get(&term).copied().unwrap_or((0, 0));
+        if seen != killed {
+            let new = &self.killed[seen as usize..];
+            if postings as usize <= new.len() {
+                // Walk the postings, docs removed before or after alike.
+                hits = 0;
+                let mut cursor = self.cursor(term, Dead(&[]));
+                let dead = Dead(&self.dead);
+                let mut target = 0;
+                loop {
+                    let doc = cursor.seek(target);
+                    if doc == END {
+                        break;
+                    }
+                    hits += u32::from(dead.contains(doc));
+                    target = doc + 1;
+                }
+            } else {
+                let mut new = new.to_vec();
+                new.sort_unstable();
+                let mut cursor = self.cursor(term, Dead(&[]));
+                for doc in new {
+                    hits += u32::from(cursor.seek(doc) == doc);
+                }
+            }
+            cache.insert(term, (killed, hits));
+        }
+        postings - hits
+    }
+
     fn hits(&self, items: Vec<(f64, u32)>) -> Vec<Hit> {
         items
             .into_iter()
             .map(|(score, doc)| Hit {
-                path: self.paths[doc as usize].clone().expect("live"),
+                path: self.paths[doc as usize].clone(),
                 score,
             })
             .collect()
@@ -816,12 +882,12 @@ impl TermCursor<'_> {
 struct TopK<'a> {
     k: usize,
     items: Vec<(f64, u32)>,
-    paths: &'a [Option<Path>],
+    paths: &'a [Path],
 }
 
 impl TopK<'_> {
     fn path(&self, doc: u32) -> &str {
-        self.paths[doc as usize].as_ref().map_or("", Path::as_str)
+        self.paths[doc as usize].as_str()
     }
 
     fn better(&self, a: (f64, u32), b: (f64, u32)) -> bool {

@@ -58,34 +58,41 @@
 //!
 //! Updates go to a small per-term delta and a bitset of removed documents, both searched along;
 //! when the delta passes 1/8 of the compacted documents (or the removed ones 1/4 of all), every
-//! term's postings are rewritten without the removed documents (amortised linear cost). A
-//! per-document list of its terms keeps document frequencies exact after removals, so scores
-//! always equal a brute-force BM25 over the live documents.
+//! term's postings are rewritten without the removed documents (amortised linear cost). A query
+//! term's document frequency is its postings less the removed documents among them, counted on
+//! its first query after a removal (the cheaper of walking its postings and seeking the removals
+//! since it was last counted) and cached until the next one, so scores always equal a brute-force
+//! BM25 over the live documents without a list of terms per document. Compacted documents are in
+//! path order, so a path is found by binary search; only later ones are in a hash table. Lengths
+//! take a byte a document (the few of 255 or more are kept exactly beside them).
 //!
 //! # Performance
 //!
 //! `cargo xtask bench --discover` (the crate `benches/discover/`, outside the workspace) builds
 //! this index, tantivy 0.27 (in RAM, one thread, one segment) and the `bm25` crate on the same
 //! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
-//! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy. One run
-//! on a shared 2-core machine (noisy: ratios move by ±0.2 between runs): build 1.12 s against
-//! 1.52 s (0.74×), median query 12.2 µs against 17.7 µs (0.69×), p95 227 µs against 262 µs
-//! (0.86×), heap 44.6 MiB against 12.2 MiB (3.7×); the top-10 scores equal tantivy's for 99 of the
-//! 100 queries. The heap is about 150 bytes an entry: the forward lists that keep document
-//! frequencies exact after removals (about a third), the postings, the dictionary (term bytes, a
-//! `u32` end and 12 bytes of statistics a term, a table of 5 bytes a slot), and 16 bytes a path
-//! (its string is shared with the caller).
+//! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy, and
+//! where our heap goes. One run on a shared 2-core machine: build 1.01 s against 1.49 s (0.68×),
+//! median query 12.8 µs against 17.0 µs (0.76×), p95 249 µs against 272 µs (0.91×), heap
+//! 22.5 MiB against 12.2 MiB (1.85×); over three runs the time ratios ranged over build
+//! 0.68–0.79×, median 0.75–0.80× and p95 0.91–1.00× (the heap is the same every run). The top-10
+//! scores equal tantivy's for 99 of the 100 queries. The heap is about 79 bytes an entry: 37 of
+//! postings, 16 of the path (its string is shared with the caller), 24 of dictionary (term bytes,
+//! a `u32` end and a `u32` offset a term, a table of 5 bytes a slot at load ≤ 0.7; the corpus has
+//! about as many terms as entries) and 1 of length.
 //!
 //! # Limits
 //!
-//! - Fewer than 2^31 documents over the index's life between compactions, and postings, forward
-//!   lists and term bytes under 4 GiB each (the offsets are `u32`); past that the index panics.
+//! - Fewer than 2^31 documents over the index's life between compactions, and postings and term
+//!   bytes under 4 GiB each (the offsets are `u32`); past that the index panics.
+//! - A removed document's path is held until the next compaction.
 //! - Tokens over [`MAX_TOKEN_BYTES`] are dropped. A single CJK character only matches a CJK run of
 //!   one character; no normalisation beyond lowercase (no NFKC, no stemming, no stop words).
 //! - Terms stay in the dictionary after their last document is gone.
 //! - The scope is a filter: a narrow scope with a common query still walks the postings outside it.
 
 mod index;
+mod lengths;
 mod postings;
 mod table;
 mod tokenize;

@@ -3,10 +3,12 @@
 //! id, its largest term frequency and its shortest document, from which a query derives an upper
 //! bound of the block's scores (BM25 grows with the frequency and shrinks with the length).
 //!
-//! Layout of a term's bytes in the arena:
+//! Layout of a term's bytes in the arena (after their count, a varint the index keeps in front):
+//! - one posting: the posting alone (its bounds are its frequency and a length of 0);
 //! - one block (at most `BLOCK` postings): `varint max_tf, varint min_len`, then the postings;
-//! - more: `max_tf, min_len` of the whole term (u32 little-endian), a table of 16-byte entries `last_doc, end, max_tf, min_len` (u32 little-endian, `end`
-//!   relative to the data start), then the postings of all blocks, back to back.
+//! - more: `max_tf, min_len` of the whole term (u32 little-endian), a table of 16-byte entries
+//!   `last_doc, end, max_tf, min_len` (u32 little-endian, `end` relative to the data start), then
+//!   the postings of all blocks, back to back.
 //!
 //! A posting is `varint (delta << 1 | (tf == 1))`, then `varint tf` when `tf != 1`; `delta` is
 //! the doc id minus the previous posting's (the first is the doc id itself).
@@ -67,16 +69,20 @@ fn get_posting(bytes: &[u8], pos: &mut usize) -> (u32, u32) {
 
 /// Appends the postings `(doc, tf)` (doc ids ascending) to `arena`; `len` gives each doc's
 /// length. Doc id deltas must fit in 31 bits.
-pub(crate) fn encode(postings: &[(u32, u32)], len: &[u32], arena: &mut Vec<u8>) {
+pub(crate) fn encode(postings: &[(u32, u32)], len: impl Fn(u32) -> u32, arena: &mut Vec<u8>) {
     let bounds = |chunk: &[(u32, u32)]| {
         chunk.iter().fold((0u32, u32::MAX), |(tf, l), &(d, t)| {
-            (tf.max(t), l.min(len[d as usize]))
+            (tf.max(t), l.min(len(d)))
         })
     };
     if postings.len() <= BLOCK {
-        let (max_tf, min_len) = bounds(postings);
-        put_varint(arena, max_tf);
-        put_varint(arena, min_len);
+        // A lone posting's bounds are its own frequency and no length at all: looser, but
+        // two bytes fewer for each of the many terms of one document.
+        if postings.len() > 1 {
+            let (max_tf, min_len) = bounds(postings);
+            put_varint(arena, max_tf);
+            put_varint(arena, min_len);
+        }
         let mut prev = 0;
         for &(d, tf) in postings {
             put_posting(arena, d - prev, tf);
@@ -113,11 +119,11 @@ pub(crate) fn for_each(bytes: &[u8], count: usize, mut f: impl FnMut(u32, u32)) 
         return;
     }
     let mut pos = 0;
-    if count <= BLOCK {
-        get_varint(bytes, &mut pos);
-        get_varint(bytes, &mut pos);
-    } else {
+    if count > BLOCK {
         pos = TABLE + count.div_ceil(BLOCK) * 16;
+    } else if count > 1 {
+        get_varint(bytes, &mut pos);
+        get_varint(bytes, &mut pos);
     }
     let mut doc = 0;
     for _ in 0..count {
@@ -154,7 +160,7 @@ pub(crate) struct Dead<'a>(pub(crate) &'a [u64]);
 
 impl Dead<'_> {
     #[inline]
-    fn contains(self, doc: u32) -> bool {
+    pub(crate) fn contains(self, doc: u32) -> bool {
         self.0
             .get(doc as usize / 64)
             .is_some_and(|w| w >> (doc % 64) & 1 == 1)
@@ -198,7 +204,10 @@ impl<'a> Cursor<'a> {
         let blocks = count.div_ceil(BLOCK);
         let mut data = TABLE + blocks * 16;
         let mut single = (0, 0);
-        if blocks == 1 {
+        if count == 1 {
+            data = 0;
+            single = (get_posting(bytes, &mut 0).1, 0);
+        } else if blocks == 1 {
             data = 0;
             single.0 = get_varint(bytes, &mut data);
             single.1 = get_varint(bytes, &mut data);

@@ -25,7 +25,15 @@ pub fn tokenize(text: &str, mut emit: impl FnMut(&str)) {
     }
     // UAX #29 never joins a word across whitespace, so each whitespace-separated piece can take
     // the path that fits it.
-    for piece in text.split(|c: char| c.is_ascii_whitespace()) {
+    // Split at the bytes: an ASCII byte is never part of a longer UTF-8 sequence, so each
+    // whitespace byte is a char boundary.
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate().chain([(text.len(), b' ')]) {
+        if !b.is_ascii_whitespace() {
+            continue;
+        }
+        let piece = &text[start..i];
+        start = i + 1;
         if piece.is_ascii() {
             tokenize_ascii(piece, &mut emit);
         } else {
@@ -47,8 +55,10 @@ fn tokenize_ascii(text: &str, mut emit: impl FnMut(&str)) {
             continue;
         }
         let start = i;
+        let mut upper = false;
         loop {
             while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                upper |= bytes[i].is_ascii_uppercase();
                 i += 1;
             }
             if i + 1 < bytes.len()
@@ -61,7 +71,20 @@ fn tokenize_ascii(text: &str, mut emit: impl FnMut(&str)) {
             }
             break;
         }
-        emit_word(&text[start..i], &mut lower, &mut emit);
+        // What `emit_word` does with an ASCII word that starts with a letter or digit, without
+        // scanning it again.
+        let word = &text[start..i];
+        if word.len() > MAX_TOKEN_BYTES {
+            continue;
+        }
+        if upper {
+            lower.clear();
+            lower.push_str(word);
+            lower.make_ascii_lowercase();
+            emit(&lower);
+        } else {
+            emit(word);
+        }
     }
 }
 
@@ -107,19 +130,30 @@ fn tokenize_unicode(text: &str, mut emit: impl FnMut(&str)) {
 }
 
 fn emit_word(word: &str, lower: &mut String, emit: &mut impl FnMut(&str)) {
-    if word.len() > MAX_TOKEN_BYTES || !word.chars().any(char::is_alphanumeric) {
+    if word.len() > MAX_TOKEN_BYTES {
+        return;
+    }
+    if word.is_ascii() {
+        if !word.bytes().any(|b| b.is_ascii_alphanumeric()) {
+            return;
+        }
+        // Most words are lowercase already: those go out as they are, without a copy.
+        if !word.bytes().any(|b| b.is_ascii_uppercase()) {
+            return emit(word);
+        }
+        lower.clear();
+        lower.push_str(word);
+        lower.make_ascii_lowercase();
+        return emit(lower);
+    }
+    if !word.chars().any(char::is_alphanumeric) {
         return;
     }
     lower.clear();
-    if word.is_ascii() {
-        lower.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-    } else {
-        lower.extend(word.chars().flat_map(char::to_lowercase));
-        if lower.len() > MAX_TOKEN_BYTES {
-            return;
-        }
+    lower.extend(word.chars().flat_map(char::to_lowercase));
+    if lower.len() <= MAX_TOKEN_BYTES {
+        emit(lower);
     }
-    emit(lower);
 }
 
 fn emit_run(run: &str, emit: &mut impl FnMut(&str)) {

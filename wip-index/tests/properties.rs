@@ -124,6 +124,10 @@ proptest! {
                 Op::Compact => index.compact(),
             }
             prop_assert_eq!(index.len(), brute.docs.len());
+            // A query between updates, so that cached counts of removed documents are
+            // brought up to date by later removals.
+            let (q, scope, limit) = &queries[0];
+            assert_same(&index, &brute, &Path::new(SCOPES[*scope]).unwrap(), q, *limit);
         }
         for (q, scope, limit) in queries {
             assert_same(&index, &brute, &Path::new(SCOPES[scope]).unwrap(), &q, limit);

@@ -275,6 +275,9 @@ fn main() {
         (ours_mem + path_bytes) as f64 / tantivy_mem as f64
     );
     println!("wip-index heap_bytes(): {:.1} MiB", mib(ours.heap_bytes()));
+    for (part, bytes) in ours.heap_parts() {
+        println!("  {part:<12} {:>6.2} MiB {:>6.1} B/entry", mib(bytes), bytes as f64 / n as f64);
+    }
 
     let mut criterion = Criterion::default().configure_from_args().sample_size(20);
     let mut group = criterion.benchmark_group("discover_query");

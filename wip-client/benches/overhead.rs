@@ -1,0 +1,326 @@
+//! The client's overhead: observes and calls through `wip_client::Client` against wip-demo over
+//! loopback, compared with a bare HTTP POST of the same request bodies on the same HTTP client
+//! (hyper-util's pooled legacy client, as `HttpTransport` uses), at concurrency 1 and 64.
+//!
+//! Both sides do the same HTTP work: every observe is of a path no other request in flight has
+//! (the client coalesces identical concurrent observes, and never serves an observe from its
+//! cache), and a call is never cached (its Object and interface are resolved once, before the
+//! measurement, as a caller's first call would). The bare side reads the whole response body and
+//! decodes nothing; ours decodes, validates and applies it to the Known Space.
+//!
+//! Target: our throughput at least 0.9× the bare client's, that is a time ratio (ours over bare,
+//! per batch of requests) of at most 1.11. Criterion times each side per group
+//! (`client_<interaction>_c<concurrency>`, benches `client` and `bare`); afterwards the bench
+//! prints the same ratios from interleaved runs, so that both sides see the same machine state.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use criterion::Criterion;
+use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use hyper::header;
+use hyper_util::client::legacy::Client as HyperClient;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioTimer};
+use tokio::runtime::Runtime;
+use tokio::task::JoinSet;
+use wip_client::{
+    Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Reply, Route, Session, Transport,
+    TransportError,
+};
+use wip_demo::{DemoOptions, DemoServer};
+use wip_model::codec::{self, Limits};
+use wip_model::{
+    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
+    InterfaceName, InterfaceReference, ObserveRequest, ObserveResponse, Path, ValidDescriptor,
+};
+
+/// Requests per measured batch, split evenly over the concurrent tasks.
+const BATCH: usize = 256;
+/// Generated issues in the demo world: enough distinct paths for every observe of a batch.
+const ISSUES: usize = 2_000;
+
+/// Records the body of the first call it sends (encoded as `HttpTransport` encodes it).
+struct Recorder {
+    inner: HttpTransport,
+    call: Mutex<Option<Vec<u8>>>,
+}
+
+#[async_trait]
+impl Transport for Recorder {
+    async fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<Reply<ObserveResponse>, TransportError> {
+        self.inner.observe(request).await
+    }
+
+    async fn fetch_interface(
+        &self,
+        request: &FetchInterfaceRequest,
+    ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
+        self.inner.fetch_interface(request).await
+    }
+
+    async fn call_operation(
+        &self,
+        request: &CallOperationRequest,
+        descriptor: &ValidDescriptor,
+    ) -> Result<Reply<CallOperationResponse>, TransportError> {
+        let body = codec::encode_call_operation_request(request, descriptor, self.inner.limits())
+            .expect("the call encodes");
+        self.call.lock().expect("not poisoned").get_or_insert(body);
+        self.inner.call_operation(request, descriptor).await
+    }
+}
+
+/// The bare side: the same pooled hyper client, POSTing prepared bodies.
+#[derive(Clone)]
+struct Bare {
+    client: HyperClient<HttpConnector, Full<Bytes>>,
+    endpoint: Endpoint,
+}
+
+impl Bare {
+    fn new(endpoint: Endpoint) -> Self {
+        let mut http = HttpConnector::new();
+        http.set_nodelay(true);
+        let client = HyperClient::builder(TokioExecutor::new())
+            .pool_timer(TokioTimer::new())
+            .build(http);
+        Self { client, endpoint }
+    }
+
+    async fn post(&self, route: Route, body: Bytes) {
+        let request = Request::post(self.endpoint.route(route))
+            .header(header::CONTENT_TYPE, "application/json; charset=utf-8")
+            .header(header::ACCEPT, "application/json")
+            .body(Full::new(body))
+            .expect("a valid request");
+        let response = self.client.request(request).await.expect("a response");
+        assert!(response.status().is_success(), "{}", response.status());
+        let body = response.into_body().collect().await.expect("a body");
+        black_box(body.to_bytes());
+    }
+}
+
+/// What one side does with request `i` of a batch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Interaction {
+    Observe,
+    Call,
+}
+
+struct Setup {
+    runtime: Runtime,
+    _server: DemoServer,
+    client: Client,
+    bare: Bare,
+    issues: Vec<Path>,
+    observe_bodies: Vec<Bytes>,
+    call_path: Path,
+    call_body: Bytes,
+}
+
+fn issue_reference() -> InterfaceReference {
+    InterfaceReference::new(
+        Path::root(),
+        InterfaceName::new("issue.read").expect("a name"),
+    )
+}
+
+fn setup() -> Setup {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let server = runtime.block_on(async {
+        let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
+        wip_demo::serve(
+            addr,
+            DemoOptions {
+                issues: ISSUES,
+                max_concurrent_requests: 64,
+                ..DemoOptions::default()
+            },
+        )
+        .await
+        .expect("the demo serves")
+    });
+    let endpoint = Endpoint::parse(&server.endpoint()).expect("an endpoint");
+    let session = Session {
+        endpoint: endpoint.to_string(),
+        security_context: "anonymous".to_owned(),
+    };
+    let transport = |_| HttpTransport::new(endpoint.clone(), HttpOptions::default());
+    let client = Client::new(
+        Arc::new(transport(()).expect("a transport")),
+        session.clone(),
+        ClientOptions::default(),
+    )
+    .expect("a client");
+
+    let issues: Vec<Path> = (1..=ISSUES)
+        .map(|i| Path::new(format!("/projects/bulk/{i}")).expect("a path"))
+        .collect();
+    let limits = Limits::default();
+    let observe_bodies = issues
+        .iter()
+        .map(|path| {
+            let request = ObserveRequest {
+                path: path.clone(),
+                depth: 0,
+            };
+            Bytes::from(codec::encode_observe_request(&request, &limits).expect("encodes"))
+        })
+        .collect();
+
+    // The call's body, as the client sends it, recorded on a first call.
+    let call_path = issues[0].clone();
+    let recorder = Arc::new(Recorder {
+        inner: transport(()).expect("a transport"),
+        call: Mutex::new(None),
+    });
+    let recording =
+        Client::new(recorder.clone(), session, ClientOptions::default()).expect("a client");
+    let call_body = runtime.block_on(async {
+        recording
+            .call(&call_path, &issue_reference(), "read", BTreeMap::new())
+            .await
+            .expect("the call succeeds");
+        // Our client resolves its Object and interface once, as any first call does.
+        client
+            .call(&call_path, &issue_reference(), "read", BTreeMap::new())
+            .await
+            .expect("the call succeeds");
+        recorder
+            .call
+            .lock()
+            .expect("not poisoned")
+            .take()
+            .expect("recorded")
+    });
+    Setup {
+        runtime,
+        _server: server,
+        client,
+        bare: Bare::new(endpoint),
+        issues,
+        observe_bodies,
+        call_path,
+        call_body: Bytes::from(call_body),
+    }
+}
+
+impl Setup {
+    /// One batch of [`BATCH`] requests over `concurrency` tasks, through our client or bare;
+    /// observe `i` of the batch is of issue `offset + i`.
+    fn batch(&self, interaction: Interaction, ours: bool, concurrency: usize, offset: usize) {
+        self.runtime.block_on(async {
+            let mut tasks = JoinSet::new();
+            let per_task = BATCH / concurrency;
+            for task in 0..concurrency {
+                let client = self.client.clone();
+                let bare = self.bare.clone();
+                let start = offset + task * per_task;
+                let work: Vec<(Path, Bytes)> = (start..start + per_task)
+                    .map(|i| {
+                        let i = i % self.issues.len();
+                        match interaction {
+                            Interaction::Observe => {
+                                (self.issues[i].clone(), self.observe_bodies[i].clone())
+                            }
+                            Interaction::Call => (self.call_path.clone(), self.call_body.clone()),
+                        }
+                    })
+                    .collect();
+                tasks.spawn(async move {
+                    for (path, body) in work {
+                        match (interaction, ours) {
+                            (Interaction::Observe, true) => {
+                                black_box(client.observe(&path, 0).await.expect("observed"));
+                            }
+                            (Interaction::Call, true) => {
+                                let reference = issue_reference();
+                                let result = client
+                                    .call(&path, &reference, "read", BTreeMap::new())
+                                    .await
+                                    .expect("called");
+                                black_box(result);
+                            }
+                            (Interaction::Observe, false) => bare.post(Route::Observe, body).await,
+                            (Interaction::Call, false) => {
+                                bare.post(Route::CallOperation, body).await
+                            }
+                        }
+                    }
+                });
+            }
+            while let Some(done) = tasks.join_next().await {
+                done.expect("a task ends");
+            }
+        });
+    }
+}
+
+fn main() {
+    let setup = setup();
+    let mut criterion = Criterion::default()
+        .configure_from_args()
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    let cases = [
+        ("observe", Interaction::Observe),
+        ("call", Interaction::Call),
+    ];
+    for (name, interaction) in cases {
+        for concurrency in [1, 64] {
+            let mut group = criterion.benchmark_group(format!("client_{name}_c{concurrency}"));
+            for (label, ours) in [("client", true), ("bare", false)] {
+                let mut offset = 0;
+                group.bench_function(label, |b| {
+                    b.iter(|| {
+                        setup.batch(interaction, ours, concurrency, offset);
+                        offset += BATCH;
+                    })
+                });
+            }
+            group.finish();
+        }
+    }
+    criterion.final_summary();
+
+    // The same ratios from alternating batches: the figure to quote on a shared machine.
+    for (name, interaction) in cases {
+        for concurrency in [1, 64] {
+            const ROUNDS: usize = 31;
+            let (mut ours, mut bare) = (Vec::new(), Vec::new());
+            for round in 0..ROUNDS {
+                let offset = round * BATCH;
+                for (times, side) in [(&mut ours, true), (&mut bare, false)] {
+                    let start = Instant::now();
+                    setup.batch(interaction, side, concurrency, offset);
+                    times.push(start.elapsed());
+                }
+            }
+            ours.sort();
+            bare.sort();
+            let (ours, bare) = (ours[ROUNDS / 2], bare[ROUNDS / 2]);
+            let per_second = |time: Duration| BATCH as f64 / time.as_secs_f64();
+            println!(
+                "{name} c{concurrency}: client {:.0}/s, bare {:.0}/s, throughput ratio {:.3} (target >= 0.9)",
+                per_second(ours),
+                per_second(bare),
+                per_second(ours) / per_second(bare)
+            );
+        }
+    }
+}
