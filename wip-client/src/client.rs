@@ -315,14 +315,7 @@ impl Client {
                 let completion = state.space.complete_observe(id, &outcome);
                 state.observes.remove(&key);
                 guard.disarm();
-                match (outcome, completion) {
-                    (_, Completion::InvalidResponse(reason)) => {
-                        Err(ClientError::InvalidResponse(reason))
-                    }
-                    (Ok(Reply::Success(tree)), _) => Ok(Arc::new(tree)),
-                    (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
-                    (Err(error), _) => Err(ClientError::Transport(error)),
-                }
+                settle(outcome, completion, Arc::new)
             };
             let _ = sender.send(Some(result));
         };
@@ -406,19 +399,12 @@ impl Client {
                 let completion = state.space.complete_fetch(id, &outcome);
                 state.fetches.remove(&reference);
                 guard.disarm();
-                match (outcome, completion) {
-                    (_, Completion::InvalidResponse(reason)) => {
-                        Err(ClientError::InvalidResponse(reason))
-                    }
-                    (Ok(Reply::Success(response)), _) => Ok(InterfaceObservation {
-                        reference: response.interface,
-                        descriptor: response.descriptor,
-                        validator: response.validator,
-                        scope_ref: response.scope_ref,
-                    }),
-                    (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
-                    (Err(error), _) => Err(ClientError::Transport(error)),
-                }
+                settle(outcome, completion, |response| InterfaceObservation {
+                    reference: response.interface,
+                    descriptor: response.descriptor,
+                    validator: response.validator,
+                    scope_ref: response.scope_ref,
+                })
             };
             let _ = sender.send(Some(result));
         };
@@ -724,6 +710,22 @@ async fn wait<T: Clone>(
     match receiver.wait_for(Option::is_some).await {
         Ok(value) => value.clone().expect("waited for a value"),
         Err(_) => Err(ClientError::Abandoned),
+    }
+}
+
+/// A retrieval's result for its callers: the Known Space's verdict first (a response that
+/// contradicts what it holds is invalid, whatever it says), then the Host's reply, mapped by
+/// `success`, its protocol error, or the transport's failure.
+fn settle<T, U>(
+    outcome: Result<Reply<T>, TransportError>,
+    completion: Completion,
+    success: impl FnOnce(T) -> U,
+) -> Result<U, ClientError> {
+    match (outcome, completion) {
+        (_, Completion::InvalidResponse(reason)) => Err(ClientError::InvalidResponse(reason)),
+        (Ok(Reply::Success(value)), _) => Ok(success(value)),
+        (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
+        (Err(error), _) => Err(ClientError::Transport(error)),
     }
 }
 

@@ -266,6 +266,24 @@ impl DemoProvider {
     }
 }
 
+/// `with_object` of both providers: `publish` resolves the path and publishes its Object under
+/// the world's read lock, which is released when it returns, so `operation` runs without it
+/// (operations take the write lock themselves). Nothing at the path is `NotFound`; an Object that
+/// cannot be published is an internal failure that committed nothing.
+pub(crate) fn run_published<O: wip_host::WipObject, E: std::fmt::Display, R>(
+    publish: impl FnOnce() -> Option<Result<PublishedObject<O>, E>>,
+    operation: impl FnOnce(&PublishedObject<O>) -> R,
+) -> ProviderResult<R> {
+    match publish() {
+        None => ProviderResult::NotFound,
+        Some(Ok(publication)) => ProviderResult::Found(operation(&publication)),
+        Some(Err(error)) => ProviderResult::Failure(HostError::internal(
+            error.to_string(),
+            EffectGuarantee::NotCommitted,
+        )),
+    }
+}
+
 impl ObjectProvider for DemoProvider {
     type Object = Node;
 
@@ -275,23 +293,13 @@ impl ObjectProvider for DemoProvider {
         path: &str,
         operation: impl FnOnce(&PublishedObject<Self::Object>) -> R,
     ) -> ProviderResult<R> {
-        // The read lock covers resolution only: operations take the write lock themselves.
-        let publication = {
-            let state = self.world.read();
-            let Some(kind) = layout::resolve(&state, path) else {
-                return ProviderResult::NotFound;
-            };
-            match self.publish(&state, kind) {
-                Ok(publication) => publication,
-                Err(error) => {
-                    return ProviderResult::Failure(HostError::internal(
-                        error.to_string(),
-                        EffectGuarantee::NotCommitted,
-                    ));
-                }
-            }
-        };
-        ProviderResult::Found(operation(&publication))
+        run_published(
+            || {
+                let state = self.world.read();
+                layout::resolve(&state, path).map(|kind| self.publish(&state, kind))
+            },
+            operation,
+        )
     }
 
     fn execute_operation(

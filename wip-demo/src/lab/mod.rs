@@ -74,8 +74,8 @@ mod world;
 use std::sync::Arc;
 
 use wip_host::{
-    EffectGuarantee, ExecutionContext, HostError, ObjectProvider, OperationAttempt, ProviderResult,
-    PublicationError, PublishedObject, RegistrationError, ScopeObservation,
+    ExecutionContext, ObjectProvider, OperationAttempt, ProviderResult, PublicationError,
+    PublishedObject, RegistrationError, ScopeObservation,
 };
 use wip_http::{CallOperationMetadata, Limits};
 use wip_protocol::{
@@ -356,23 +356,13 @@ impl ObjectProvider for LabProvider {
         path: &str,
         operation: impl FnOnce(&PublishedObject<Self::Object>) -> R,
     ) -> ProviderResult<R> {
-        // The read lock covers resolution only: operations take the write lock themselves.
-        let publication = {
-            let state = self.world.read();
-            let Some(kind) = layout::resolve(&state, path) else {
-                return ProviderResult::NotFound;
-            };
-            match self.publish(&state, kind) {
-                Ok(publication) => publication,
-                Err(error) => {
-                    return ProviderResult::Failure(HostError::internal(
-                        error.to_string(),
-                        EffectGuarantee::NotCommitted,
-                    ));
-                }
-            }
-        };
-        ProviderResult::Found(operation(&publication))
+        crate::provider::run_published(
+            || {
+                let state = self.world.read();
+                layout::resolve(&state, path).map(|kind| self.publish(&state, kind))
+            },
+            operation,
+        )
     }
 
     fn execute_operation(
