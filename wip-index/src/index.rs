@@ -5,9 +5,10 @@ use std::sync::{Mutex, PoisonError};
 
 use wip_model::Path;
 
+use crate::dictionary::{self, Dictionary};
 use crate::lengths::Lengths;
+use crate::paths::{Paths, Scope, Slot};
 use crate::postings::{self, Cursor, Dead, Delta, END};
-use crate::table::{IdTable, hash};
 use crate::tokenize::tokenize;
 
 /// BM25's term-frequency saturation.
@@ -123,9 +124,6 @@ pub struct Hit {
     pub score: f64,
 }
 
-/// A term's offset in the arena when it has no compacted postings.
-const NO_POSTINGS: u32 = u32::MAX;
-
 /// Per term queried since the last compaction: how many of the removed docs its postings hold,
 /// counted over the first `.0` of `Index::killed` (a cache, so `search` takes `&self`; every
 /// thread computes the same value for the same state).
@@ -143,95 +141,20 @@ impl Clone for DeadHits {
     }
 }
 
-/// The dictionary: term bytes back to back, the end of each, and a table over term ids.
-#[derive(Clone, Debug, Default)]
-struct Terms {
-    bytes: Vec<u8>,
-    ends: Vec<u32>,
-    table: IdTable,
-}
-
-impl Terms {
-    fn term(&self, id: u32) -> &[u8] {
-        let end = self.ends[id as usize] as usize;
-        let start = if id == 0 {
-            0
-        } else {
-            self.ends[id as usize - 1] as usize
-        };
-        &self.bytes[start..end]
-    }
-
-    fn get(&self, term: &str) -> Option<u32> {
-        self.table
-            .find(hash(term.as_bytes()), |id| self.term(id) == term.as_bytes())
-            .map(|(_, id)| id)
-    }
-
-    /// Gives back spare capacity, and rebuilds the table at its fullest load.
-    fn shrink(&mut self) {
-        self.bytes.shrink_to_fit();
-        self.ends.shrink_to_fit();
-        let Self { bytes, ends, table } = self;
-        table.rebuild(0..ends.len() as u32, |id| {
-            let end = ends[id as usize] as usize;
-            let start = if id == 0 {
-                0
-            } else {
-                ends[id as usize - 1] as usize
-            };
-            hash(&bytes[start..end])
-        });
-    }
-
-    /// The term's id, and whether it is new.
-    fn get_or_insert(&mut self, term: &str) -> (u32, bool) {
-        let h = hash(term.as_bytes());
-        if let Some((_, id)) = self.table.find(h, |id| self.term(id) == term.as_bytes()) {
-            return (id, false);
-        }
-        let id = u32::try_from(self.ends.len()).expect("fewer than 2^32 terms");
-        self.bytes.extend_from_slice(term.as_bytes());
-        self.ends
-            .push(u32::try_from(self.bytes.len()).expect("term bytes fit in 4 GiB"));
-        let Self { bytes, ends, table } = self;
-        table.insert(h, id, |id| {
-            let end = ends[id as usize] as usize;
-            let start = if id == 0 {
-                0
-            } else {
-                ends[id as usize - 1] as usize
-            };
-            hash(&bytes[start..end])
-        });
-        (id, true)
-    }
-}
-
-/// Where [`Index::find`] found a path's live document.
-enum Found {
-    /// A compacted doc, found by binary search.
-    Compacted(u32),
-    /// A later doc, at this slot of the path table.
-    Delta(usize, u32),
-}
-
 /// Postings sorted by term: where each term's start, and `(doc, tf)`.
 type Sorted<'a> = (&'a [u32], &'a [(u32, u32)]);
 
 /// An in-memory inverted index of discoverable entries with BM25 ranking; see the crate docs.
 #[derive(Clone, Debug, Default)]
 pub struct Index {
-    terms: Terms,
-    /// By term: where its compacted postings are in `arena` (their count, a varint, then
-    /// their encoding), or `NO_POSTINGS`.
-    info: Vec<u32>,
-    /// Compacted postings of every term.
+    terms: Dictionary,
+    /// Compacted postings of every term, in the order of the dictionary's compacted terms (each
+    /// term's count, a varint, then their encoding).
     arena: Vec<u8>,
     /// Postings of documents added since the last compaction, by term.
     delta: HashMap<u32, Delta>,
     /// By doc id: the path (a removed doc's stays until the next compaction).
-    paths: Vec<Path>,
+    paths: Paths,
     /// By doc id: the weighted length.
     lens: Lengths,
     /// Removed doc ids, a bitset, and the same in the order of removal.
@@ -239,13 +162,9 @@ pub struct Index {
     killed: Vec<u32>,
     /// The removed docs in each queried term's postings, for its document frequency.
     dead_hits: DeadHits,
-    /// Doc ids below this are compacted.
-    base_docs: u32,
     /// Live documents and the sum of their lengths.
     live: usize,
     total_len: u64,
-    /// The live docs after the compacted ones, by path (the compacted ones are in path order).
-    by_path: IdTable,
 }
 
 impl Index {
@@ -271,7 +190,7 @@ impl Index {
             triples.extend(scratch.iter().map(|&(term, tf)| (term, doc, tf)));
         }
         // Counting sort by term, stable, so each term's doc ids stay ascending.
-        let mut starts = vec![0u32; index.info.len() + 1];
+        let mut starts = vec![0u32; index.terms.len() + 1];
         for &(term, _, _) in &triples {
             starts[term as usize + 1] += 1;
         }
@@ -318,11 +237,11 @@ impl Index {
     /// Removes the document of `path`; whether there was one.
     pub fn remove(&mut self, path: &Path) -> bool {
         let doc = match self.find(path) {
-            Some(Found::Delta(slot, doc)) => {
-                self.by_path.remove(slot);
+            Some(Slot::Later(slot, doc)) => {
+                self.paths.remove_later(slot);
                 doc
             }
-            Some(Found::Compacted(doc)) => doc,
+            Some(Slot::Compacted(doc)) => doc,
             None => return false,
         };
         self.kill(doc);
@@ -336,8 +255,8 @@ impl Index {
         self.compact_with(None);
     }
 
-    /// The heap bytes the index holds (capacities, not lengths; the paths' own bytes, shared with
-    /// the caller, are not counted).
+    /// The heap bytes the index holds (capacities, not lengths; the strings of the paths of
+    /// documents added since the last compaction are shared with the caller and not counted).
     pub fn heap_bytes(&self) -> usize {
         self.heap_parts().iter().map(|&(_, bytes)| bytes).sum()
     }
@@ -358,38 +277,27 @@ impl Index {
             .unwrap_or_else(PoisonError::into_inner)
             .capacity()
             * 13;
-        vec![
-            ("term bytes", self.terms.bytes.capacity()),
-            ("term ends", self.terms.ends.capacity() * 4),
-            ("term table", self.terms.table.heap_bytes()),
-            ("term info", self.info.capacity() * 4),
-            ("postings", self.arena.capacity()),
-            ("delta", delta),
-            ("paths", self.paths.capacity() * size_of::<Path>()),
-            ("lengths", self.lens.heap_bytes()),
-            (
-                "removed",
-                self.dead.capacity() * 8 + self.killed.capacity() * 4 + dead_hits,
-            ),
-            ("path table", self.by_path.heap_bytes()),
-        ]
+        let mut parts = Vec::new();
+        parts.extend(self.terms.heap_parts());
+        parts.push(("postings", self.arena.capacity()));
+        parts.push(("delta", delta));
+        parts.extend(self.paths.heap_parts());
+        parts.push(("lengths", self.lens.heap_bytes()));
+        parts.push((
+            "removed",
+            self.dead.capacity() * 8 + self.killed.capacity() * 4 + dead_hits,
+        ));
+        parts
     }
 
-    /// The live document of `path`: compacted docs are in path order, the others in a table.
-    fn find(&self, path: &Path) -> Option<Found> {
-        let compacted = &self.paths[..self.base_docs as usize];
-        if let Ok(doc) = compacted.binary_search_by(|p| p.as_str().cmp(path.as_str())) {
-            let doc = doc as u32;
-            if !Dead(&self.dead).contains(doc) {
-                return Some(Found::Compacted(doc));
-            }
+    /// The live document of `path`.
+    fn find(&self, path: &Path) -> Option<Slot> {
+        if let Some(doc) = self.paths.find_compacted(path)
+            && !Dead(&self.dead).contains(doc)
+        {
+            return Some(Slot::Compacted(doc));
         }
-        let paths = &self.paths;
-        self.by_path
-            .find(hash(path.as_str().as_bytes()), |id| {
-                &paths[id as usize] == path
-            })
-            .map(|(slot, doc)| Found::Delta(slot, doc))
+        self.paths.find_later(path)
     }
 
     /// Gives `document` a new doc id (retiring the old one of its path), tokenises it into
@@ -398,10 +306,7 @@ impl Index {
         scratch.clear();
         let mut len = 0u32;
         document.for_each_token(|field, token| {
-            let (term, new) = self.terms.get_or_insert(token);
-            if new {
-                self.info.push(NO_POSTINGS);
-            }
+            let (term, _) = self.terms.get_or_insert(token);
             scratch.push((term, field.weight()));
             len = len.saturating_add(field.weight());
         });
@@ -414,22 +319,22 @@ impl Index {
                 false
             }
         });
-        let doc = u32::try_from(self.paths.len()).expect("fewer than 2^31 documents");
-        assert!(doc < END / 2, "fewer than 2^31 documents");
-        let h = hash(document.path.as_str().as_bytes());
-        let found = self.find(&document.path);
-        if let Some(Found::Delta(slot, old)) = found {
-            self.kill(old);
-            self.by_path.replace(slot, doc);
-        } else {
-            if let Some(Found::Compacted(old)) = found {
+        assert!(
+            self.paths.len() < END as usize / 2,
+            "fewer than 2^31 documents"
+        );
+        let slot = match self.find(&document.path) {
+            Some(Slot::Later(slot, old)) => {
                 self.kill(old);
+                Some(slot)
             }
-            let paths = &self.paths;
-            self.by_path
-                .insert(h, doc, |id| hash(paths[id as usize].as_str().as_bytes()));
-        }
-        self.paths.push(document.path);
+            Some(Slot::Compacted(old)) => {
+                self.kill(old);
+                None
+            }
+            None => None,
+        };
+        let doc = self.paths.push(document.path, slot);
         self.lens.push(len);
         self.live += 1;
         self.total_len += u64::from(len);
@@ -450,42 +355,51 @@ impl Index {
     }
 
     fn maybe_compact(&mut self) {
-        let added = self.paths.len() - self.base_docs as usize;
-        let threshold = (self.base_docs as usize / 8).max(1024);
+        let compacted = self.paths.compacted_len() as usize;
+        let added = self.paths.len() - compacted;
+        let threshold = (compacted / 8).max(1024);
         if added > threshold || self.killed.len() > (self.paths.len() / 4).max(1024) {
             self.compact_with(None);
         }
     }
 
     /// Rewrites every term's postings (compacted, then `extra` as `(starts by term, postings)`,
-    /// then the delta) without removed documents, renumbering the live ones in order.
+    /// then the delta) without removed documents, renumbering the live documents in path order
+    /// and the terms that still have any in byte order.
     fn compact_with(&mut self, extra: Option<Sorted<'_>>) {
-        // The live docs in path order, which their new ids follow.
-        let mut order: Vec<u32> = (0..self.paths.len() as u32)
-            .filter(|&doc| !Dead(&self.dead).contains(doc))
-            .collect();
-        let path_of = |doc: &u32| self.paths[*doc as usize].as_str();
-        if !order.is_sorted_by_key(path_of) {
-            order.sort_unstable_by_key(path_of);
-        }
+        let dead = Dead(&self.dead);
+        let (paths, order) = self.paths.compact(|doc| !dead.contains(doc));
         let mut remap = vec![END; self.paths.len()];
         for (new, &old) in order.iter().enumerate() {
             remap[old as usize] = new as u32;
         }
-        let next = order.len() as u32;
         let mut lens = Lengths::with_capacity(order.len());
-        let mut paths = Vec::with_capacity(order.len());
         for &doc in &order {
-            let doc = doc as usize;
-            lens.push(self.lens.get(doc as u32));
-            paths.push(self.paths[doc].clone());
+            lens.push(self.lens.get(doc));
         }
+
+        // Every term in byte order, with its old id.
+        let mut term_bytes = Vec::new();
+        let mut terms: Vec<(u32, u32, u32)> = Vec::with_capacity(self.terms.len());
+        self.terms.for_each(|id, term| {
+            let start = term_bytes.len() as u32;
+            term_bytes.extend_from_slice(term);
+            terms.push((start, term_bytes.len() as u32, id));
+        });
+        let bytes_of =
+            |&(start, end, _): &(u32, u32, u32)| &term_bytes[start as usize..end as usize];
+        if !terms.is_sorted_by(|a, b| bytes_of(a) <= bytes_of(b)) {
+            terms.sort_unstable_by(|a, b| bytes_of(a).cmp(bytes_of(b)));
+        }
+
         let mut arena =
             Vec::with_capacity(self.arena.len() + extra.map_or(0, |(_, p)| p.len() * 2));
+        let mut dictionary = dictionary::Builder::new();
         let mut buffer = Vec::new();
-        for term in 0..self.info.len() {
+        for entry in &terms {
+            let term = entry.2;
             buffer.clear();
-            let (bytes, count) = self.postings_of(term as u32);
+            let (bytes, count) = self.postings_of(term);
             postings::for_each(bytes, count, |doc, tf| {
                 let doc = remap[doc as usize];
                 if doc != END {
@@ -493,6 +407,7 @@ impl Index {
                 }
             });
             if let Some((starts, sorted)) = extra {
+                let term = term as usize;
                 for &(doc, tf) in &sorted[starts[term] as usize..starts[term + 1] as usize] {
                     let doc = remap[doc as usize];
                     if doc != END {
@@ -500,7 +415,7 @@ impl Index {
                     }
                 }
             }
-            if let Some(delta) = self.delta.get(&(term as u32)) {
+            if let Some(delta) = self.delta.get(&term) {
                 for (&doc, &tf) in delta.docs.iter().zip(&delta.tfs) {
                     let doc = remap[doc as usize];
                     if doc != END {
@@ -508,35 +423,29 @@ impl Index {
                     }
                 }
             }
-            let offset = u32::try_from(arena.len())
-                .ok()
-                .filter(|&offset| offset != NO_POSTINGS)
-                .expect("postings fit in 4 GiB");
+            if buffer.is_empty() {
+                // A term whose documents are all gone leaves the dictionary.
+                continue;
+            }
             if !buffer.is_sorted_by_key(|&(doc, _)| doc) {
                 buffer.sort_unstable_by_key(|&(doc, _)| doc);
             }
-            self.info[term] = if buffer.is_empty() {
-                NO_POSTINGS
-            } else {
-                let count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
-                postings::put_varint(&mut arena, count);
-                postings::encode(&buffer, |doc| lens.get(doc), &mut arena);
-                offset
-            };
+            let start = arena.len();
+            let count = u32::try_from(buffer.len()).expect("fewer than 2^32 postings");
+            postings::put_varint(&mut arena, count);
+            postings::encode(&buffer, |doc| lens.get(doc), &mut arena);
+            dictionary.push(bytes_of(entry), start..arena.len());
         }
+        u32::try_from(arena.len()).expect("postings fit in 4 GiB");
         arena.shrink_to_fit();
         self.arena = arena;
+        self.terms = dictionary.finish();
         self.lens = lens;
         self.paths = paths;
         self.delta = HashMap::new();
         self.dead = Vec::new();
         self.killed = Vec::new();
         self.dead_hits = DeadHits::default();
-        self.base_docs = next;
-        // Every live doc is compacted now: the path table holds the later ones only.
-        self.by_path = IdTable::default();
-        self.terms.shrink();
-        self.info.shrink_to_fit();
     }
 
     /// The `limit` best documents under `scope` (segment-wise: `/a` holds `/a` and `/a/…`, not
@@ -550,17 +459,19 @@ impl Index {
         let mut seen = HashSet::new();
         let mut cursors: Vec<TermCursor<'_>> = Vec::new();
         tokenize(query, |token| {
-            let Some(term) = self.terms.get(token) else {
+            let Some(found) = self.terms.find(token) else {
                 return;
             };
+            let term = found.id;
             if !seen.insert(term) {
                 return;
             }
-            let df = self.df(term);
+            let compacted = self.postings_at(found.postings);
+            let df = self.df(term, compacted);
             if df == 0 {
                 return;
             }
-            let cursor = self.cursor(term, Dead(&self.dead));
+            let cursor = self.cursor_over(term, compacted, Dead(&self.dead));
             let idf = idf(n, f64::from(df));
             let (tf, len) = cursor.term_bounds();
             let bound = bm25(idf, f64::from(tf), f64::from(len), avg_len);
@@ -593,21 +504,22 @@ impl Index {
             items: Vec::new(),
             paths: &self.paths,
         };
-        let in_scope =
-            |doc: u32| scope.is_root() || scope.is_ancestor_or_self_of(&self.paths[doc as usize]);
+        let scope: Scope<'_> = self.paths.scope(scope);
+        let in_scope = |doc: u32| scope.contains(doc, &self.paths);
         let score_of = |c: &mut TermCursor<'_>, doc: u32| {
             let tf = c.cursor.tf();
             c.score(tf, self.lens.get(doc), avg_len)
         };
         // Compacted doc ids are in path order, and docs are visited in id order: there a doc
         // that can at best tie with the k-th best loses on its path.
-        let compacted = |doc: u32| doc < self.base_docs;
+        let compacted = |doc: u32| doc < self.paths.compacted_len();
 
         if q == 1 {
             // One term: the same block-max skipping without the bookkeeping of several.
             let c = &mut cursors[0];
             let mut target = 0u32;
             'blocks: loop {
+                target = scope.next(target);
                 c.cursor.shallow_seek(target);
                 if c.cursor.exhausted() {
                     break;
@@ -648,6 +560,7 @@ impl Index {
         // The threshold the essential terms were chosen at, and how many are not.
         let mut partition = (f64::NAN, 0);
         'windows: loop {
+            target = scope.next(target);
             let threshold = top.threshold();
             if partition.0 != threshold {
                 let mut essential = 0;
@@ -767,23 +680,34 @@ impl Index {
         self.hits(top.items)
     }
 
-    /// The term's compacted postings and how many they are.
-    fn postings_of(&self, term: u32) -> (&[u8], usize) {
-        let offset = self.info[term as usize];
-        if offset == NO_POSTINGS {
+    /// The compacted postings at `range` of the arena (a count, then their encoding), and how
+    /// many they are.
+    fn postings_at(&self, range: Option<std::ops::Range<usize>>) -> (&[u8], usize) {
+        let Some(range) = range else {
             return (&[], 0);
-        }
-        let mut at = offset as usize;
-        let count = postings::get_varint(&self.arena, &mut at);
-        (&self.arena[at..], count as usize)
+        };
+        let bytes = &self.arena[range];
+        let mut at = 0;
+        let count = postings::get_varint(bytes, &mut at);
+        (&bytes[at..], count as usize)
     }
 
-    fn cursor<'a>(&'a self, term: u32, dead: Dead<'a>) -> Cursor<'a> {
-        let (bytes, count) = self.postings_of(term);
+    /// The term's compacted postings and how many they are.
+    fn postings_of(&self, term: u32) -> (&[u8], usize) {
+        self.postings_at(self.terms.postings(term))
+    }
+
+    /// A cursor over the term's `compacted` postings and its delta.
+    fn cursor_over<'a>(
+        &'a self,
+        term: u32,
+        compacted: (&'a [u8], usize),
+        dead: Dead<'a>,
+    ) -> Cursor<'a> {
         Cursor::new(
-            bytes,
-            count,
-            self.base_docs.saturating_sub(1),
+            compacted.0,
+            compacted.1,
+            self.paths.compacted_len().saturating_sub(1),
             self.delta.get(&term),
             dead,
         )
@@ -793,9 +717,8 @@ impl Index {
     /// documents among them, counted from the cache on (removals are rare between compactions
     /// next to postings, and a term's count costs the smaller of its postings and the removals
     /// since its last query).
-    fn df(&self, term: u32) -> u32 {
-        let compacted = u32::try_from(self.postings_of(term).1).expect("fewer than 2^32 postings");
-        let postings = compacted
+    fn df(&self, term: u32, compacted: (&[u8], usize)) -> u32 {
+        let postings = u32::try_from(compacted.1).expect("fewer than 2^32 postings")
             + self.delta.get(&term).map_or(0, |d| {
                 u32::try_from(d.docs.len()).expect("fewer than 2^32 postings")
             });
@@ -814,7 +737,7 @@ impl Index {
             if postings as usize <= new.len() {
                 // Walk the postings, docs removed before or after alike.
                 hits = 0;
-                let mut cursor = self.cursor(term, Dead(&[]));
+                let mut cursor = self.cursor_over(term, compacted, Dead(&[]));
                 let dead = Dead(&self.dead);
                 let mut target = 0;
                 loop {
@@ -828,7 +751,7 @@ impl Index {
             } else {
                 let mut new = new.to_vec();
                 new.sort_unstable();
-                let mut cursor = self.cursor(term, Dead(&[]));
+                let mut cursor = self.cursor_over(term, compacted, Dead(&[]));
                 for doc in new {
                     hits += u32::from(cursor.seek(doc) == doc);
                 }
@@ -842,7 +765,7 @@ impl Index {
         items
             .into_iter()
             .map(|(score, doc)| Hit {
-                path: self.paths[doc as usize].clone(),
+                path: self.paths.path(doc),
                 score,
             })
             .collect()
@@ -882,16 +805,12 @@ impl TermCursor<'_> {
 struct TopK<'a> {
     k: usize,
     items: Vec<(f64, u32)>,
-    paths: &'a [Path],
+    paths: &'a Paths,
 }
 
 impl TopK<'_> {
-    fn path(&self, doc: u32) -> &str {
-        self.paths[doc as usize].as_str()
-    }
-
     fn better(&self, a: (f64, u32), b: (f64, u32)) -> bool {
-        a.0 > b.0 || (a.0 == b.0 && self.path(a.1) < self.path(b.1))
+        a.0 > b.0 || (a.0 == b.0 && self.paths.cmp(a.1, b.1).is_lt())
     }
 
     /// The score a document must reach to enter (equal may enter on its path).

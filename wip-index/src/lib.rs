@@ -91,8 +91,11 @@
 //! - Terms stay in the dictionary after their last document is gone.
 //! - The scope is a filter: a narrow scope with a common query still walks the postings outside it.
 
+mod dictionary;
+mod frontcoded;
 mod index;
 mod lengths;
+mod paths;
 mod postings;
 mod table;
 mod tokenize;

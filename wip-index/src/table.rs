@@ -89,25 +89,6 @@ impl IdTable {
         self.slots[slot] = TOMBSTONE;
     }
 
-    /// Rebuilds the table for `ids`, each hashed by `rehash`.
-    pub(crate) fn rebuild(
-        &mut self,
-        ids: impl Iterator<Item = u32> + Clone,
-        rehash: impl Fn(u32) -> u64,
-    ) {
-        let live = ids.clone().count();
-        let mut capacity = 16;
-        while (live + 1) * 10 > capacity * 7 {
-            capacity *= 2;
-        }
-        self.slots = vec![EMPTY; capacity];
-        self.tags = vec![0; capacity];
-        self.used = 0;
-        for id in ids {
-            self.insert(rehash(id), id, &rehash);
-        }
-    }
-
     fn grow(&mut self, rehash: impl Fn(u32) -> u64) {
         let ids: Vec<u32> = self
             .slots
