@@ -60,7 +60,7 @@ impl Dictionary {
     fn postings_in(&self, block: usize, id: u32) -> Range<usize> {
         let mut start = self.block_offsets[block] as usize;
         let mut range = start..start;
-        self.compacted.for_each_in_block(block, |index, _, len| {
+        self.compacted.values_in_block(block, |index, len| {
             if index == id {
                 range = start..start + len as usize;
                 return false;

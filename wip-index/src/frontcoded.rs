@@ -104,16 +104,17 @@ fn put_len(out: &mut Vec<u8>, len: usize) {
     put_varint(out, u32::try_from(len).expect("a string under 4 GiB"));
 }
 
-/// A position in a block: decodes its entries one by one into `key`.
-struct Scan<'a> {
+/// A position in a block: decodes its entries one by one into `key` (or skips their bytes
+/// when `key` is `None`).
+struct Scan<'a, 'k> {
     list: &'a FrontCoded,
     pos: usize,
     index: u32,
     end: u32,
-    key: Vec<u8>,
+    key: Option<&'k mut Vec<u8>>,
 }
 
-impl Scan<'_> {
+impl Scan<'_, '_> {
     /// The next entry's index and value (its key in `self.key`), or `None` past the block.
     fn next(&mut self) -> Option<(u32, u32)> {
         if self.index >= self.end {
@@ -122,8 +123,10 @@ impl Scan<'_> {
         let bytes = &self.list.bytes;
         if (self.index as usize).is_multiple_of(BLOCK) {
             let len = get_varint(bytes, &mut self.pos) as usize;
-            self.key.clear();
-            self.key.extend_from_slice(&bytes[self.pos..self.pos + len]);
+            if let Some(key) = self.key.as_deref_mut() {
+                key.clear();
+                key.extend_from_slice(&bytes[self.pos..self.pos + len]);
+            }
             self.pos += len;
         } else {
             let lens = usize::from(bytes[self.pos]);
@@ -136,9 +139,10 @@ impl Scan<'_> {
             if suffix == ESCAPE {
                 suffix = get_varint(bytes, &mut self.pos) as usize;
             }
-            self.key.truncate(shared);
-            self.key
-                .extend_from_slice(&bytes[self.pos..self.pos + suffix]);
+            if let Some(key) = self.key.as_deref_mut() {
+                key.truncate(shared);
+                key.extend_from_slice(&bytes[self.pos..self.pos + suffix]);
+            }
             self.pos += suffix;
         }
         let value = if self.list.valued {
@@ -167,14 +171,14 @@ impl FrontCoded {
         (block * BLOCK) as u32
     }
 
-    fn scan(&self, block: usize) -> Scan<'_> {
+    fn scan<'k>(&self, block: usize, key: Option<&'k mut Vec<u8>>) -> Scan<'_, 'k> {
         let start = Self::block_start(block);
         Scan {
             list: self,
             pos: self.heads[block] as usize,
             index: start,
             end: self.len.min(start + BLOCK as u32),
-            key: Vec::new(),
+            key,
         }
     }
 
@@ -206,9 +210,22 @@ impl FrontCoded {
         block: usize,
         mut f: impl FnMut(u32, &[u8], u32) -> bool,
     ) {
-        let mut scan = self.scan(block);
+        let mut key = Vec::new();
+        let mut scan = self.scan(block, Some(&mut key));
         while let Some((index, value)) = scan.next() {
-            if !f(index, &scan.key, value) {
+            let key = scan.key.as_deref().expect("a key buffer");
+            if !f(index, key, value) {
+                return;
+            }
+        }
+    }
+
+    /// Calls `f(index, value)` for the entries of `block` in order until it returns false,
+    /// without decoding their strings.
+    pub(crate) fn values_in_block(&self, block: usize, mut f: impl FnMut(u32, u32) -> bool) {
+        let mut scan = self.scan(block, None);
+        while let Some((index, value)) = scan.next() {
+            if !f(index, value) {
                 return;
             }
         }
@@ -224,25 +241,56 @@ impl FrontCoded {
         }
     }
 
-    /// The index of `key` and where the scan found it: `(index, block, its value)`, or where
-    /// it would be inserted (`Err(index)`).
+    /// The index of `key` and its block, or where it would be inserted (`Err(index)`).
+    ///
+    /// The block is scanned without rebuilding its strings: `matched` is how many leading bytes
+    /// the previous string (which sorts before `key`) shares with `key`. A string that shares
+    /// fewer with the previous one than that sorts after `key`; one that shares more sorts before
+    /// it, as the previous did; only one that shares exactly `matched` needs its suffix compared.
     fn search(&self, key: &[u8]) -> Result<(u32, usize), u32> {
         let Some(block) = self.block_of(key) else {
             return Err(0);
         };
-        let mut result = Err(self.len.min(Self::block_start(block + 1)));
-        self.for_each_in_block(block, |index, stored, _| match stored.cmp(key) {
-            Ordering::Less => true,
-            Ordering::Equal => {
-                result = Ok((index, block));
-                false
+        let bytes = &self.bytes;
+        let mut pos = self.heads[block] as usize;
+        let start = Self::block_start(block);
+        let end = self.len.min(start + BLOCK as u32);
+        let mut matched = 0;
+        for index in start..end {
+            let (shared, suffix) = if index == start {
+                (0, get_varint(bytes, &mut pos) as usize)
+            } else {
+                let lens = usize::from(bytes[pos]);
+                pos += 1;
+                let mut shared = lens >> 4;
+                if shared == ESCAPE {
+                    shared = get_varint(bytes, &mut pos) as usize;
+                }
+                let mut suffix = lens & 0xF;
+                if suffix == ESCAPE {
+                    suffix = get_varint(bytes, &mut pos) as usize;
+                }
+                (shared, suffix)
+            };
+            let rest = &bytes[pos..pos + suffix];
+            pos += suffix;
+            if self.valued {
+                get_varint(bytes, &mut pos);
             }
-            Ordering::Greater => {
-                result = Err(index);
-                false
+            match shared.cmp(&matched) {
+                Ordering::Less => return Err(index),
+                Ordering::Greater => continue,
+                Ordering::Equal => {}
             }
-        });
-        result
+            let wanted = &key[matched..];
+            let common = rest.iter().zip(wanted).take_while(|(a, b)| a == b).count();
+            match rest[common..].first().cmp(&wanted[common..].first()) {
+                Ordering::Equal => return Ok((index, block)),
+                Ordering::Greater => return Err(index),
+                Ordering::Less => matched += common,
+            }
+        }
+        Err(end)
     }
 
     /// The index of `key`, if it is in the list.
@@ -264,15 +312,36 @@ impl FrontCoded {
 
     /// Writes string `index` into `key`.
     pub(crate) fn get(&self, index: u32, key: &mut Vec<u8>) {
-        let mut scan = self.scan(index as usize / BLOCK);
-        while let Some((at, _)) = scan.next() {
-            if at == index {
-                key.clear();
-                key.extend_from_slice(&scan.key);
-                return;
+        assert!(
+            index < self.len,
+            "string {index} of a front-coded list of {}",
+            self.len
+        );
+        let bytes = &self.bytes;
+        let block = index as usize / BLOCK;
+        let mut pos = self.heads[block] as usize;
+        let len = get_varint(bytes, &mut pos) as usize;
+        key.clear();
+        key.extend_from_slice(&bytes[pos..pos + len]);
+        pos += len;
+        for _ in Self::block_start(block)..index {
+            if self.valued {
+                get_varint(bytes, &mut pos);
             }
+            let lens = usize::from(bytes[pos]);
+            pos += 1;
+            let mut shared = lens >> 4;
+            if shared == ESCAPE {
+                shared = get_varint(bytes, &mut pos) as usize;
+            }
+            let mut suffix = lens & 0xF;
+            if suffix == ESCAPE {
+                suffix = get_varint(bytes, &mut pos) as usize;
+            }
+            key.truncate(shared);
+            key.extend_from_slice(&bytes[pos..pos + suffix]);
+            pos += suffix;
         }
-        panic!("string {index} of a front-coded list of {}", self.len);
     }
 
     pub(crate) fn heap_bytes(&self) -> usize {

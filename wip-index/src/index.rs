@@ -1,6 +1,7 @@
 //! The index: documents, the dictionary, postings, updates and the top-k search.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use wip_model::Path;
@@ -8,7 +9,7 @@ use wip_model::Path;
 use crate::dictionary::{self, Dictionary};
 use crate::lengths::Lengths;
 use crate::paths::{Paths, Scope, Slot};
-use crate::postings::{self, Cursor, Dead, Delta, END};
+use crate::postings::{self, Bound, Cursor, Dead, Delta, END};
 use crate::tokenize::tokenize;
 
 /// BM25's term-frequency saturation.
@@ -165,6 +166,24 @@ pub struct Index {
     /// Live documents and the sum of their lengths.
     live: usize,
     total_len: u64,
+    /// Up to how many postings a query of several terms scores every match.
+    exhaustive: Exhaustive,
+}
+
+/// [`EXHAUSTIVE`] unless a test sets another (through `&Index`, to compare both ways on one).
+#[derive(Debug)]
+struct Exhaustive(AtomicUsize);
+
+impl Default for Exhaustive {
+    fn default() -> Self {
+        Self(AtomicUsize::new(EXHAUSTIVE))
+    }
+}
+
+impl Clone for Exhaustive {
+    fn clone(&self) -> Self {
+        Self(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
+    }
 }
 
 impl Index {
@@ -177,33 +196,52 @@ impl Index {
     /// a path that repeats keeps its last document.
     pub fn from_documents(documents: impl IntoIterator<Item = Document>) -> Self {
         let mut index = Self::new();
-        let mut triples: Vec<(u32, u32, u32)> = Vec::new();
-        let mut scratch = Vec::new();
-        // In path order (stable, so that the last of a repeated path wins), so that the
-        // postings come out sorted in the new ids.
+        // In path order (stable, so that the last of a repeated path wins), so that the doc ids
+        // are the compacted ones and the postings come out sorted in them.
         let mut documents: Vec<Document> = documents.into_iter().collect();
         if !documents.is_sorted_by(|a, b| a.path.as_str() <= b.path.as_str()) {
             documents.sort_by(|a, b| a.path.as_str().cmp(b.path.as_str()));
         }
-        for document in documents {
-            let doc = index.add_document(document, &mut scratch);
-            triples.extend(scratch.iter().map(|&(term, tf)| (term, doc, tf)));
+        // `(term, tf)` of every doc in turn, and where each doc's end.
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut ends: Vec<u32> = Vec::with_capacity(documents.len());
+        let mut scratch = Vec::new();
+        let mut documents = documents.into_iter().peekable();
+        while let Some(document) = documents.next() {
+            if documents
+                .peek()
+                .is_some_and(|next| next.path == document.path)
+            {
+                continue;
+            }
+            let len = index.tokens(&document, &mut scratch);
+            index.paths.push_before_compaction(document.path);
+            index.lens.push(len);
+            index.live += 1;
+            index.total_len += u64::from(len);
+            pairs.extend_from_slice(&scratch);
+            ends.push(u32::try_from(pairs.len()).expect("fewer than 2^32 postings"));
         }
         // Counting sort by term, stable, so each term's doc ids stay ascending.
         let mut starts = vec![0u32; index.terms.len() + 1];
-        for &(term, _, _) in &triples {
+        for &(term, _) in &pairs {
             starts[term as usize + 1] += 1;
         }
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
         let mut fill = starts.clone();
-        let mut sorted = vec![(0u32, 0u32); triples.len()];
-        for (term, doc, tf) in triples {
-            let at = &mut fill[term as usize];
-            sorted[*at as usize] = (doc, tf);
-            *at += 1;
+        let mut sorted = vec![(0u32, 0u32); pairs.len()];
+        let mut start = 0;
+        for (doc, &end) in ends.iter().enumerate() {
+            for &(term, tf) in &pairs[start..end as usize] {
+                let at = &mut fill[term as usize];
+                sorted[*at as usize] = (doc as u32, tf);
+                *at += 1;
+            }
+            start = end as usize;
         }
+        drop(pairs);
         index.compact_with(Some((&starts, &sorted)));
         index
     }
@@ -255,6 +293,14 @@ impl Index {
         self.compact_with(None);
     }
 
+    /// Sets up to how many postings (over its terms) a query of several terms scores every
+    /// matching document instead of pruning, for tests of both ways (they give the same
+    /// results).
+    #[doc(hidden)]
+    pub fn set_exhaustive_postings(&self, postings: usize) {
+        self.exhaustive.0.store(postings, Ordering::Relaxed);
+    }
+
     /// The heap bytes the index holds (capacities, not lengths; the strings of the paths of
     /// documents added since the last compaction are shared with the caller and not counted).
     pub fn heap_bytes(&self) -> usize {
@@ -303,22 +349,7 @@ impl Index {
     /// Gives `document` a new doc id (retiring the old one of its path), tokenises it into
     /// `scratch` as `(term, weighted tf)` ascending, and records everything but the postings.
     fn add_document(&mut self, document: Document, scratch: &mut Vec<(u32, u32)>) -> u32 {
-        scratch.clear();
-        let mut len = 0u32;
-        document.for_each_token(|field, token| {
-            let (term, _) = self.terms.get_or_insert(token);
-            scratch.push((term, field.weight()));
-            len = len.saturating_add(field.weight());
-        });
-        scratch.sort_unstable_by_key(|&(term, _)| term);
-        scratch.dedup_by(|next, kept| {
-            if next.0 == kept.0 {
-                kept.1 = kept.1.saturating_add(next.1);
-                true
-            } else {
-                false
-            }
-        });
+        let len = self.tokens(&document, scratch);
         assert!(
             self.paths.len() < END as usize / 2,
             "fewer than 2^31 documents"
@@ -339,6 +370,28 @@ impl Index {
         self.live += 1;
         self.total_len += u64::from(len);
         doc
+    }
+
+    /// Tokenises `document` into `scratch` as `(term, weighted tf)` ascending (adding its new
+    /// terms to the dictionary), and gives its weighted length.
+    fn tokens(&mut self, document: &Document, scratch: &mut Vec<(u32, u32)>) -> u32 {
+        scratch.clear();
+        let mut len = 0u32;
+        document.for_each_token(|field, token| {
+            let (term, _) = self.terms.get_or_insert(token);
+            scratch.push((term, field.weight()));
+            len = len.saturating_add(field.weight());
+        });
+        scratch.sort_unstable_by_key(|&(term, _)| term);
+        scratch.dedup_by(|next, kept| {
+            if next.0 == kept.0 {
+                kept.1 = kept.1.saturating_add(next.1);
+                true
+            } else {
+                false
+            }
+        });
+        len
     }
 
     /// Marks `doc` removed (its path stays until the next compaction, for the binary search
@@ -369,10 +422,20 @@ impl Index {
     fn compact_with(&mut self, extra: Option<Sorted<'_>>) {
         let dead = Dead(&self.dead);
         let (paths, order) = self.paths.compact(|doc| !dead.contains(doc));
-        let mut remap = vec![END; self.paths.len()];
-        for (new, &old) in order.iter().enumerate() {
-            remap[old as usize] = new as u32;
+        // Old doc ids to new (`END` for removed docs); none when they are the same.
+        let unchanged = order.len() == self.paths.len()
+            && order
+                .iter()
+                .enumerate()
+                .all(|(new, &old)| new as u32 == old);
+        let mut remap = Vec::new();
+        if !unchanged {
+            remap = vec![END; self.paths.len()];
+            for (new, &old) in order.iter().enumerate() {
+                remap[old as usize] = new as u32;
+            }
         }
+        let remap = |doc: u32| if unchanged { doc } else { remap[doc as usize] };
         let mut lens = Lengths::with_capacity(order.len());
         for &doc in &order {
             lens.push(self.lens.get(doc));
@@ -401,7 +464,7 @@ impl Index {
             buffer.clear();
             let (bytes, count) = self.postings_of(term);
             postings::for_each(bytes, count, |doc, tf| {
-                let doc = remap[doc as usize];
+                let doc = remap(doc);
                 if doc != END {
                     buffer.push((doc, tf));
                 }
@@ -409,7 +472,7 @@ impl Index {
             if let Some((starts, sorted)) = extra {
                 let term = term as usize;
                 for &(doc, tf) in &sorted[starts[term] as usize..starts[term + 1] as usize] {
-                    let doc = remap[doc as usize];
+                    let doc = remap(doc);
                     if doc != END {
                         buffer.push((doc, tf));
                     }
@@ -417,7 +480,7 @@ impl Index {
             }
             if let Some(delta) = self.delta.get(&term) {
                 for (&doc, &tf) in delta.docs.iter().zip(&delta.tfs) {
-                    let doc = remap[doc as usize];
+                    let doc = remap(doc);
                     if doc != END {
                         buffer.push((doc, tf));
                     }
@@ -456,16 +519,17 @@ impl Index {
         }
         let n = self.live as f64;
         let avg_len = self.total_len as f64 / n;
-        let mut seen = HashSet::new();
-        let mut cursors: Vec<TermCursor<'_>> = Vec::new();
+        let mut seen = Vec::new();
+        let mut cursors: Vec<TermCursor<'_>> = Vec::with_capacity(4);
         tokenize(query, |token| {
             let Some(found) = self.terms.find(token) else {
                 return;
             };
             let term = found.id;
-            if !seen.insert(term) {
+            if seen.contains(&term) {
                 return;
             }
+            seen.push(term);
             let compacted = self.postings_at(found.postings);
             let df = self.df(term, compacted);
             if df == 0 {
@@ -473,12 +537,14 @@ impl Index {
             }
             let cursor = self.cursor_over(term, compacted, Dead(&self.dead));
             let idf = idf(n, f64::from(df));
-            let (tf, len) = cursor.term_bounds();
-            let bound = bm25(idf, f64::from(tf), f64::from(len), avg_len);
+            let bound = cursor
+                .term_bound()
+                .max_score(|tf, len| bm25(idf, f64::from(tf), f64::from(len), avg_len));
             cursors.push(TermCursor {
                 cursor,
                 idf,
                 bound,
+                postings: compacted.1 + self.delta.get(&term).map_or(0, |d| d.docs.len()),
                 memo: [(0, 0, 0.0); 8],
             });
         });
@@ -506,6 +572,7 @@ impl Index {
         };
         let scope: Scope<'_> = self.paths.scope(scope);
         let in_scope = |doc: u32| scope.contains(doc, &self.paths);
+        let dead = Dead(&self.dead);
         let score_of = |c: &mut TermCursor<'_>, doc: u32| {
             let tf = c.cursor.tf();
             c.score(tf, self.lens.get(doc), avg_len)
@@ -518,35 +585,75 @@ impl Index {
             // One term: the same block-max skipping without the bookkeeping of several.
             let c = &mut cursors[0];
             let mut target = 0u32;
-            'blocks: loop {
+            loop {
                 target = scope.next(target);
                 c.cursor.shallow_seek(target);
                 if c.cursor.exhausted() {
                     break;
                 }
                 let last = c.cursor.block_last();
-                let (tf, len) = c.cursor.block_bounds();
-                if cannot_beat(c.score(tf, len, avg_len), top.threshold(), compacted(last)) {
+                let bound = c.bound(c.cursor.block_bound(), avg_len);
+                if cannot_beat(bound, top.threshold(), compacted(last)) {
                     if last >= END - 1 {
                         break;
                     }
                     target = last + 1;
                     continue;
                 }
-                loop {
-                    let doc = c.cursor.seek(target);
-                    if doc == END {
-                        break 'blocks;
+                // Every doc of the block at `target` or after, straight from its decoding.
+                let TermCursor {
+                    cursor, memo, idf, ..
+                } = c;
+                let (docs, tfs) = cursor.block_postings();
+                let from = docs.partition_point(|&doc| doc < target);
+                for (&doc, &tf) in docs[from..].iter().zip(&tfs[from..]) {
+                    if dead.contains(doc) {
+                        continue;
                     }
-                    if doc > last {
-                        target = doc;
-                        continue 'blocks;
-                    }
-                    target = doc + 1;
-                    let score = score_of(c, doc);
+                    let score = memo_score(memo, *idf, tf, self.lens.get(doc), avg_len);
                     if !cannot_beat(score, top.threshold(), compacted(doc)) && in_scope(doc) {
                         top.offer(score, doc);
                     }
+                }
+                if last >= END - 1 {
+                    break;
+                }
+                target = last + 1;
+            }
+            return self.hits(top.items);
+        }
+
+        if cursors.iter().map(|c| c.postings).sum::<usize>()
+            <= self.exhaustive.0.load(Ordering::Relaxed)
+        {
+            // Few postings: score every matching document, the lists merged by doc id.
+            let lists: Vec<(Vec<u32>, Vec<u32>)> = cursors
+                .iter_mut()
+                .map(|c| live_postings(&mut c.cursor, dead, c.postings))
+                .collect();
+            let mut at = vec![0; q];
+            loop {
+                let mut doc = END;
+                for ((docs, _), &i) in lists.iter().zip(&at) {
+                    if let Some(&d) = docs.get(i) {
+                        doc = doc.min(d);
+                    }
+                }
+                if doc == END {
+                    break;
+                }
+                // The sum in query order, as everywhere (a missing term adds nothing).
+                let len = self.lens.get(doc);
+                let mut score = 0.0;
+                for (slot, (docs, tfs)) in lists.iter().enumerate() {
+                    let i = at[slot];
+                    if docs.get(i) == Some(&doc) {
+                        at[slot] = i + 1;
+                        score += cursors[slot].score(tfs[i], len, avg_len);
+                    }
+                }
+                if !cannot_beat(score, top.threshold(), compacted(doc)) && in_scope(doc) {
+                    top.offer(score, doc);
                 }
             }
             return self.hits(top.items);
@@ -590,17 +697,15 @@ impl Index {
                 } else {
                     any = true;
                     last = last.min(c.cursor.block_last());
-                    let (tf, len) = c.cursor.block_bounds();
-                    c.score(tf, len, avg_len)
+                    c.bound(c.cursor.block_bound(), avg_len)
                 };
             }
             for &slot in &order[..essential] {
                 // The non-essential term's blocks over the window, when they are few.
                 let c = &mut cursors[slot];
                 c.cursor.shallow_seek(target);
-                values[slot] = match c.cursor.bounds_until(last, 4) {
-                    Some((0, _)) => 0.0,
-                    Some((tf, len)) => c.score(tf, len, avg_len),
+                values[slot] = match c.cursor.bound_until(last, 4) {
+                    Some(bound) => c.bound(bound, avg_len),
                     None => c.bound,
                 };
             }
@@ -646,8 +751,7 @@ impl Index {
                         if c.cursor.exhausted() {
                             0.0
                         } else {
-                            let (tf, len) = c.cursor.block_bounds();
-                            c.score(tf, len, avg_len)
+                            c.bound(c.cursor.block_bound(), avg_len)
                         }
                     } else if c.cursor.doc() == doc {
                         score_of(c, doc)
@@ -762,15 +866,47 @@ impl Index {
     }
 
     fn hits(&self, items: Vec<(f64, u32)>) -> Vec<Hit> {
+        let mut buffer = Vec::with_capacity(64);
         items
             .into_iter()
             .map(|(score, doc)| Hit {
-                path: self.paths.path(doc),
+                path: self.paths.path(doc, &mut buffer),
                 score,
             })
             .collect()
     }
 }
+
+/// The live postings of a cursor's term as doc ids and term frequencies (`postings` is how
+/// many it has, live or not).
+fn live_postings(cursor: &mut Cursor<'_>, dead: Dead<'_>, postings: usize) -> (Vec<u32>, Vec<u32>) {
+    let (mut docs, mut tfs) = (Vec::with_capacity(postings), Vec::with_capacity(postings));
+    let mut target = 0;
+    loop {
+        cursor.shallow_seek(target);
+        if cursor.exhausted() {
+            break;
+        }
+        let last = cursor.block_last();
+        let (block_docs, block_tfs) = cursor.block_postings();
+        for (&doc, &tf) in block_docs.iter().zip(block_tfs) {
+            if !dead.contains(doc) {
+                docs.push(doc);
+                tfs.push(tf);
+            }
+        }
+        if last >= END - 1 {
+            break;
+        }
+        target = last + 1;
+    }
+    (docs, tfs)
+}
+
+/// Up to how many postings (over the terms of a query of several) every matching document is
+/// scored, rather than pruned: below this, merging the decoded lists costs less than MaxScore's
+/// bookkeeping.
+const EXHAUSTIVE: usize = 1_536;
 
 /// Whether a document whose score is at most `bound` cannot enter the top k at `threshold`
 /// (`ties_lose`: it would lose a tie on its path).
@@ -782,23 +918,39 @@ struct TermCursor<'a> {
     cursor: Cursor<'a>,
     idf: f64,
     bound: f64,
-    /// The last scores computed, by `(tf, len)` (most documents share a few).
-    memo: [(u32, u32, f64); 8],
+    /// How many postings the term has (live or not).
+    postings: usize,
+    memo: Memo,
 }
 
 impl TermCursor<'_> {
     /// [`bm25`] of this term at `(tf, len)`, bit for bit.
     #[inline]
     fn score(&mut self, tf: u32, len: u32, avg_len: f64) -> f64 {
-        let slot = ((tf ^ len.wrapping_mul(3)) & 7) as usize;
-        let (t, l, s) = self.memo[slot];
-        if t == tf && l == len {
-            return s;
-        }
-        let s = bm25(self.idf, f64::from(tf), f64::from(len), avg_len);
-        self.memo[slot] = (tf, len, s);
-        s
+        memo_score(&mut self.memo, self.idf, tf, len, avg_len)
     }
+
+    /// The largest score of the postings `bound` bounds.
+    #[inline]
+    fn bound(&mut self, bound: Bound, avg_len: f64) -> f64 {
+        bound.max_score(|tf, len| self.score(tf, len, avg_len))
+    }
+}
+
+/// The last scores computed, by `(tf, len)` (most documents share a few).
+type Memo = [(u32, u32, f64); 8];
+
+/// [`bm25`] at `(tf, len)`, bit for bit, from `memo` when it holds it.
+#[inline]
+fn memo_score(memo: &mut Memo, idf: f64, tf: u32, len: u32, avg_len: f64) -> f64 {
+    let slot = ((tf ^ len.wrapping_mul(3)) & 7) as usize;
+    let (t, l, s) = memo[slot];
+    if t == tf && l == len {
+        return s;
+    }
+    let s = bm25(idf, f64::from(tf), f64::from(len), avg_len);
+    memo[slot] = (tf, len, s);
+    s
 }
 
 /// The best `k` `(score, doc)` so far, best first; equal scores in path order.

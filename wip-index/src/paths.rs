@@ -73,30 +73,43 @@ impl Paths {
         doc
     }
 
+    /// Gives `path` the next doc id without entering it in the table, for a bulk load of
+    /// distinct paths that a compaction follows at once (which rebuilds everything).
+    pub(crate) fn push_before_compaction(&mut self, path: Path) {
+        self.later.push(path);
+    }
+
     /// Takes a removed later doc out of the table.
     pub(crate) fn remove_later(&mut self, slot: usize) {
         self.by_path.remove(slot);
     }
 
-    /// The path of `doc`.
-    pub(crate) fn path(&self, doc: u32) -> Path {
+    /// The path of `doc`; `buffer` is scratch space.
+    pub(crate) fn path(&self, doc: u32, buffer: &mut Vec<u8>) -> Path {
         let base = self.compacted_len();
         if doc >= base {
             return self.later[(doc - base) as usize].clone();
         }
-        let mut bytes = Vec::new();
-        self.compacted.get(doc, &mut bytes);
-        let path = String::from_utf8(bytes).expect("stored paths are UTF-8");
+        self.compacted.get(doc, buffer);
+        let path = std::str::from_utf8(buffer).expect("stored paths are UTF-8");
         Path::new(path).expect("stored paths are valid")
     }
 
     /// How the paths of `a` and `b` compare (bytewise).
+    #[inline]
     pub(crate) fn cmp(&self, a: u32, b: u32) -> Ordering {
         let base = self.compacted_len();
         if a < base && b < base {
             return a.cmp(&b);
         }
-        self.path(a).as_str().cmp(self.path(b).as_str())
+        self.cmp_strings(a, b)
+    }
+
+    fn cmp_strings(&self, a: u32, b: u32) -> Ordering {
+        let mut buffer = Vec::new();
+        self.path(a, &mut buffer)
+            .as_str()
+            .cmp(self.path(b, &mut buffer).as_str())
     }
 
     /// The doc ids under `scope`, segment-wise.

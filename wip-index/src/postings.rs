@@ -1,22 +1,27 @@
 //! Compact postings: per term, doc ids (ascending, delta-encoded) with their weighted term
-//! frequencies, as LEB128 varints in blocks of [`BLOCK`] postings, each block with its last doc
-//! id, its largest term frequency and its shortest document, from which a query derives an upper
-//! bound of the block's scores (BM25 grows with the frequency and shrinks with the length).
+//! frequencies, in blocks of [`BLOCK`] postings, each block with its last doc id and a
+//! [`Bound`] of its postings, from which a query derives an upper bound of the block's scores.
 //!
 //! Layout of a term's bytes in the arena (after their count, a varint the index keeps in front):
-//! - one posting: the posting alone (its bounds are its frequency and a length of 0);
-//! - one block (at most `BLOCK` postings): `varint max_tf, varint min_len`, then the postings;
-//! - more: `max_tf, min_len` of the whole term (u32 little-endian), a table of 16-byte entries
-//!   `last_doc, end, max_tf, min_len` (u32 little-endian, `end` relative to the data start), then
-//!   the postings of all blocks, back to back.
+//! - one posting: the posting alone as a varint posting (its bound is its frequency and a
+//!   length of 0);
+//! - one block (at most `BLOCK` postings): its bound as three varints, then the varint postings;
+//! - more: the bound of the whole term (three u32 little-endian), a table of 20-byte entries
+//!   `last_doc, end, bound` (u32 little-endian, `end` relative to the data start), then
+//!   the blocks back to back, bit-packed: a byte `delta_bits`, a byte `tf_bits`, the block's
+//!   doc id deltas in `delta_bits` bits each, then its `tf - 1` in `tf_bits` bits each (each run
+//!   little-endian and padded to a byte).
 //!
-//! A posting is `varint (delta << 1 | (tf == 1))`, then `varint tf` when `tf != 1`; `delta` is
-//! the doc id minus the previous posting's (the first is the doc id itself).
+//! A varint posting is `varint (delta << 1 | (tf == 1))`, then `varint tf` when `tf != 1`.
+//! `delta` is the doc id minus the previous posting's (the first of a term is the doc id itself,
+//! the first of a later block is relative to the previous block's last).
 
 /// Postings per block.
 pub(crate) const BLOCK: usize = 128;
-/// Where a multi-block term's block table starts (after its `max_tf, min_len`).
-const TABLE: usize = 8;
+/// Where a multi-block term's block table starts (after its bound).
+const TABLE: usize = 12;
+/// Bytes of a block table entry.
+const ENTRY: usize = 20;
 /// The doc id that means "no more postings".
 pub(crate) const END: u32 = u32::MAX;
 
@@ -47,6 +52,98 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
+/// Appends `values`, each in `bits` bits (at most 32), little-endian, padded to a byte.
+fn pack(values: impl Iterator<Item = u32>, bits: u32, out: &mut Vec<u8>) {
+    if bits == 0 {
+        return;
+    }
+    let mut word = 0u64;
+    let mut filled = 0;
+    for value in values {
+        word |= u64::from(value) << filled;
+        filled += bits;
+        while filled >= 8 {
+            out.push(word as u8);
+            word >>= 8;
+            filled -= 8;
+        }
+    }
+    if filled > 0 {
+        out.push(word as u8);
+    }
+}
+
+/// The bytes [`pack`] writes for `n` values of `bits` bits.
+fn packed_len(n: usize, bits: u32) -> usize {
+    (n * bits as usize).div_ceil(8)
+}
+
+/// Reads `out.len()` values of `bits` bits packed at the start of `bytes`.
+#[inline]
+fn unpack(bytes: &[u8], bits: u32, out: &mut [u32]) {
+    if bits == 0 {
+        out.fill(0);
+        return;
+    }
+    let mask = (1u64 << bits) - 1;
+    let mut bit = 0;
+    for value in out {
+        let at = bit / 8;
+        let word = match bytes.get(at..at + 8) {
+            Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
+            None => {
+                let mut word = [0u8; 8];
+                let tail = &bytes[at..bytes.len().min(at + 8)];
+                word[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(word)
+            }
+        };
+        *value = ((word >> (bit % 8)) & mask) as u32;
+        bit += bits as usize;
+    }
+}
+
+fn bit_width(max: u32) -> u32 {
+    u32::BITS - max.leading_zeros()
+}
+
+/// Appends one bit-packed block of `chunk`, whose first delta is from `prev`.
+fn pack_block(chunk: &[(u32, u32)], prev: u32, out: &mut Vec<u8>) {
+    let deltas = || {
+        let mut last = prev;
+        chunk.iter().map(move |&(doc, _)| {
+            let delta = doc - last;
+            last = doc;
+            delta
+        })
+    };
+    let delta_bits = bit_width(deltas().max().unwrap_or(0));
+    let tf_bits = bit_width(chunk.iter().map(|&(_, tf)| tf - 1).max().unwrap_or(0));
+    out.push(delta_bits as u8);
+    out.push(tf_bits as u8);
+    pack(deltas(), delta_bits, out);
+    pack(chunk.iter().map(|&(_, tf)| tf - 1), tf_bits, out);
+}
+
+/// Decodes the bit-packed block of `n` postings at the start of `bytes` into `docs` (after
+/// `prev`) and `tfs`; gives the bytes it took.
+#[inline]
+fn unpack_block(bytes: &[u8], n: usize, prev: u32, docs: &mut [u32], tfs: &mut [u32]) -> usize {
+    let (delta_bits, tf_bits) = (u32::from(bytes[0]), u32::from(bytes[1]));
+    let tf_at = 2 + packed_len(n, delta_bits);
+    unpack(&bytes[2..], delta_bits, &mut docs[..n]);
+    unpack(&bytes[tf_at..], tf_bits, &mut tfs[..n]);
+    let mut doc = prev;
+    for d in &mut docs[..n] {
+        doc += *d;
+        *d = doc;
+    }
+    for tf in &mut tfs[..n] {
+        *tf += 1;
+    }
+    tf_at + packed_len(n, tf_bits)
+}
+
 fn put_posting(out: &mut Vec<u8>, delta: u32, tf: u32) {
     if tf == 1 {
         put_varint(out, delta << 1 | 1);
@@ -67,21 +164,92 @@ fn get_posting(bytes: &[u8], pos: &mut usize) -> (u32, u32) {
     (v >> 1, tf)
 }
 
+/// What a query needs to bound the BM25 scores of some postings: their largest term frequency,
+/// the shortest document among those that have it, and the shortest document of all. BM25 grows
+/// with the frequency and shrinks with the length, so none of the postings scores above
+/// `score(max_tf, len_at_max)` (those with the largest frequency) or
+/// `score(max_tf - 1, min_len)` (the others), which is tighter than `score(max_tf, min_len)`
+/// when the most frequent and the shortest are different documents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Bound {
+    pub(crate) max_tf: u32,
+    pub(crate) len_at_max: u32,
+    pub(crate) min_len: u32,
+}
+
+impl Bound {
+    /// The bound of no posting.
+    pub(crate) const NONE: Self = Self {
+        max_tf: 0,
+        len_at_max: u32::MAX,
+        min_len: u32::MAX,
+    };
+
+    /// The bound of these postings and one more.
+    pub(crate) fn add(self, tf: u32, len: u32) -> Self {
+        self.merge(Self {
+            max_tf: tf,
+            len_at_max: len,
+            min_len: len,
+        })
+    }
+
+    /// The bound of the postings of both.
+    pub(crate) fn merge(self, other: Self) -> Self {
+        let len_at_max = match self.max_tf.cmp(&other.max_tf) {
+            std::cmp::Ordering::Greater => self.len_at_max,
+            std::cmp::Ordering::Less => other.len_at_max,
+            std::cmp::Ordering::Equal => self.len_at_max.min(other.len_at_max),
+        };
+        Self {
+            max_tf: self.max_tf.max(other.max_tf),
+            len_at_max,
+            min_len: self.min_len.min(other.min_len),
+        }
+    }
+
+    /// The largest score of the postings, `score` being BM25 at `(tf, len)`.
+    #[inline]
+    pub(crate) fn max_score(self, mut score: impl FnMut(u32, u32) -> f64) -> f64 {
+        match self.max_tf {
+            0 => 0.0,
+            1 => score(1, self.len_at_max),
+            tf => score(tf, self.len_at_max).max(score(tf - 1, self.min_len)),
+        }
+    }
+
+    fn of(postings: &[(u32, u32)], len: &impl Fn(u32) -> u32) -> Self {
+        postings
+            .iter()
+            .fold(Self::NONE, |bound, &(doc, tf)| bound.add(tf, len(doc)))
+    }
+
+    fn put(self, out: &mut Vec<u8>) {
+        for v in [self.max_tf, self.len_at_max, self.min_len] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    fn read(bytes: &[u8], at: usize) -> Self {
+        Self {
+            max_tf: read_u32(bytes, at),
+            len_at_max: read_u32(bytes, at + 4),
+            min_len: read_u32(bytes, at + 8),
+        }
+    }
+}
+
 /// Appends the postings `(doc, tf)` (doc ids ascending) to `arena`; `len` gives each doc's
 /// length. Doc id deltas must fit in 31 bits.
 pub(crate) fn encode(postings: &[(u32, u32)], len: impl Fn(u32) -> u32, arena: &mut Vec<u8>) {
-    let bounds = |chunk: &[(u32, u32)]| {
-        chunk.iter().fold((0u32, u32::MAX), |(tf, l), &(d, t)| {
-            (tf.max(t), l.min(len(d)))
-        })
-    };
     if postings.len() <= BLOCK {
-        // A lone posting's bounds are its own frequency and no length at all: looser, but
-        // two bytes fewer for each of the many terms of one document.
+        // A lone posting's bound is its own frequency and no length at all: looser, but
+        // three bytes fewer for each of the many terms of one document.
         if postings.len() > 1 {
-            let (max_tf, min_len) = bounds(postings);
-            put_varint(arena, max_tf);
-            put_varint(arena, min_len);
+            let bound = Bound::of(postings, &len);
+            for v in [bound.max_tf, bound.len_at_max, bound.min_len] {
+                put_varint(arena, v);
+            }
         }
         let mut prev = 0;
         for &(d, tf) in postings {
@@ -91,25 +259,21 @@ pub(crate) fn encode(postings: &[(u32, u32)], len: impl Fn(u32) -> u32, arena: &
         return;
     }
     let blocks = postings.len().div_ceil(BLOCK);
-    let (max_tf, min_len) = bounds(postings);
-    arena.extend_from_slice(&max_tf.to_le_bytes());
-    arena.extend_from_slice(&min_len.to_le_bytes());
+    Bound::of(postings, &len).put(arena);
     let table = arena.len();
-    arena.resize(table + blocks * 16, 0);
+    arena.resize(table + blocks * ENTRY, 0);
     let data = arena.len();
     let mut prev = 0;
+    let mut entry = Vec::with_capacity(ENTRY);
     for (b, chunk) in postings.chunks(BLOCK).enumerate() {
-        for &(d, tf) in chunk {
-            put_posting(arena, d - prev, tf);
-            prev = d;
-        }
-        let (max_tf, min_len) = bounds(chunk);
+        pack_block(chunk, prev, arena);
+        prev = chunk.last().expect("a block is not empty").0;
         let end = u32::try_from(arena.len() - data).expect("a term's postings fit in 4 GiB");
-        let entry = table + b * 16;
-        arena[entry..entry + 4].copy_from_slice(&prev.to_le_bytes());
-        arena[entry + 4..entry + 8].copy_from_slice(&end.to_le_bytes());
-        arena[entry + 8..entry + 12].copy_from_slice(&max_tf.to_le_bytes());
-        arena[entry + 12..entry + 16].copy_from_slice(&min_len.to_le_bytes());
+        entry.clear();
+        entry.extend_from_slice(&prev.to_le_bytes());
+        entry.extend_from_slice(&end.to_le_bytes());
+        Bound::of(chunk, &len).put(&mut entry);
+        arena[table + b * ENTRY..table + (b + 1) * ENTRY].copy_from_slice(&entry);
     }
 }
 
@@ -120,10 +284,22 @@ pub(crate) fn for_each(bytes: &[u8], count: usize, mut f: impl FnMut(u32, u32)) 
     }
     let mut pos = 0;
     if count > BLOCK {
-        pos = TABLE + count.div_ceil(BLOCK) * 16;
+        pos = TABLE + count.div_ceil(BLOCK) * ENTRY;
+        let (mut docs, mut tfs) = ([0; BLOCK], [0; BLOCK]);
+        let mut prev = 0;
+        for start in (0..count).step_by(BLOCK) {
+            let n = (count - start).min(BLOCK);
+            pos += unpack_block(&bytes[pos..], n, prev, &mut docs, &mut tfs);
+            for i in 0..n {
+                f(docs[i], tfs[i]);
+            }
+            prev = docs[n - 1];
+        }
+        return;
     } else if count > 1 {
-        get_varint(bytes, &mut pos);
-        get_varint(bytes, &mut pos);
+        for _ in 0..3 {
+            get_varint(bytes, &mut pos);
+        }
     }
     let mut doc = 0;
     for _ in 0..count {
@@ -134,23 +310,28 @@ pub(crate) fn for_each(bytes: &[u8], count: usize, mut f: impl FnMut(u32, u32)) 
 }
 
 /// Postings added since the last compaction (doc ids above every compacted one).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Delta {
     pub(crate) docs: Vec<u32>,
     pub(crate) tfs: Vec<u32>,
-    pub(crate) max_tf: u32,
-    pub(crate) min_len: u32,
+    pub(crate) bound: Bound,
+}
+
+impl Default for Delta {
+    fn default() -> Self {
+        Self {
+            docs: Vec::new(),
+            tfs: Vec::new(),
+            bound: Bound::NONE,
+        }
+    }
 }
 
 impl Delta {
     pub(crate) fn push(&mut self, doc: u32, tf: u32, len: u32) {
-        if self.docs.is_empty() {
-            self.min_len = len;
-        }
         self.docs.push(doc);
         self.tfs.push(tf);
-        self.max_tf = self.max_tf.max(tf);
-        self.min_len = self.min_len.min(len);
+        self.bound = self.bound.add(tf, len);
     }
 }
 
@@ -174,8 +355,8 @@ pub(crate) struct Cursor<'a> {
     blocks: usize,
     /// Where the postings start in `bytes`.
     data: usize,
-    /// The single block's bounds (when `blocks == 1`).
-    single: (u32, u32),
+    /// The single block's bound (when `blocks == 1`).
+    single: Bound,
     /// The last compacted doc id, the end of a single block.
     base_last: u32,
     delta: Option<&'a Delta>,
@@ -191,6 +372,9 @@ pub(crate) struct Cursor<'a> {
     /// The current doc when `decoded` (or `END`), and its term frequency.
     doc: u32,
     tf: u32,
+    /// A decoded block's doc ids, then its term frequencies (`BLOCK` each; allocated on the
+    /// first block decoded whole).
+    buffer: Vec<u32>,
 }
 
 impl<'a> Cursor<'a> {
@@ -202,15 +386,18 @@ impl<'a> Cursor<'a> {
         dead: Dead<'a>,
     ) -> Self {
         let blocks = count.div_ceil(BLOCK);
-        let mut data = TABLE + blocks * 16;
-        let mut single = (0, 0);
+        let mut data = TABLE + blocks * ENTRY;
+        let mut single = Bound::NONE;
         if count == 1 {
             data = 0;
-            single = (get_posting(bytes, &mut 0).1, 0);
+            single = Bound::NONE.add(get_posting(bytes, &mut 0).1, 0);
         } else if blocks == 1 {
             data = 0;
-            single.0 = get_varint(bytes, &mut data);
-            single.1 = get_varint(bytes, &mut data);
+            single = Bound {
+                max_tf: get_varint(bytes, &mut data),
+                len_at_max: get_varint(bytes, &mut data),
+                min_len: get_varint(bytes, &mut data),
+            };
         }
         let delta = delta.filter(|d| !d.docs.is_empty());
         Self {
@@ -228,7 +415,13 @@ impl<'a> Cursor<'a> {
             remaining: 0,
             doc: 0,
             tf: 0,
+            buffer: Vec::new(),
         }
+    }
+
+    /// Whether the compacted blocks are bit-packed (more than one).
+    fn packed(&self) -> bool {
+        self.blocks > 1
     }
 
     fn total_blocks(&self) -> usize {
@@ -239,32 +432,28 @@ impl<'a> Cursor<'a> {
         self.block >= self.total_blocks()
     }
 
-    /// `(max_tf, min_len)` over all the term's postings, for its upper bound.
-    pub(crate) fn term_bounds(&self) -> (u32, u32) {
-        let mut bounds = match self.blocks {
-            0 => (0, u32::MAX),
+    /// The bound of all the term's postings.
+    pub(crate) fn term_bound(&self) -> Bound {
+        let bound = match self.blocks {
+            0 => Bound::NONE,
             1 => self.single,
-            _ => (read_u32(self.bytes, 0), read_u32(self.bytes, 4)),
+            _ => Bound::read(self.bytes, 0),
         };
-        if let Some(d) = self.delta {
-            bounds = (bounds.0.max(d.max_tf), bounds.1.min(d.min_len));
+        match self.delta {
+            Some(d) => bound.merge(d.bound),
+            None => bound,
         }
-        bounds
     }
 
-    fn bounds_of(&self, block: usize) -> (u32, u32) {
+    fn bound_of(&self, block: usize) -> Bound {
         if block < self.blocks {
             if self.blocks == 1 {
                 self.single
             } else {
-                (
-                    read_u32(self.bytes, TABLE + block * 16 + 8),
-                    read_u32(self.bytes, TABLE + block * 16 + 12),
-                )
+                Bound::read(self.bytes, TABLE + block * ENTRY + 8)
             }
         } else {
-            let d = self.delta.expect("the delta block");
-            (d.max_tf, d.min_len)
+            self.delta.expect("the delta block").bound
         }
     }
 
@@ -273,7 +462,7 @@ impl<'a> Cursor<'a> {
             if self.blocks == 1 {
                 self.base_last
             } else {
-                read_u32(self.bytes, TABLE + block * 16)
+                read_u32(self.bytes, TABLE + block * ENTRY)
             }
         } else {
             END - 1
@@ -285,26 +474,25 @@ impl<'a> Cursor<'a> {
         self.last_of(self.block)
     }
 
-    /// `(max_tf, min_len)` over the blocks from the current one to the one holding `last`
-    /// (at most `limit` blocks, else `None`).
-    pub(crate) fn bounds_until(&self, last: u32, limit: usize) -> Option<(u32, u32)> {
-        let mut bounds = (0, u32::MAX);
+    /// The bound of the blocks from the current one to the one holding `last` (at most
+    /// `limit` blocks, else `None`).
+    pub(crate) fn bound_until(&self, last: u32, limit: usize) -> Option<Bound> {
+        let mut bound = Bound::NONE;
         for block in self.block..self.block + limit {
             if block >= self.total_blocks() {
-                return Some(bounds);
+                return Some(bound);
             }
-            let (tf, len) = self.bounds_of(block);
-            bounds = (bounds.0.max(tf), bounds.1.min(len));
+            bound = bound.merge(self.bound_of(block));
             if self.last_of(block) >= last {
-                return Some(bounds);
+                return Some(bound);
             }
         }
         None
     }
 
-    /// The current block's `(max_tf, min_len)`.
-    pub(crate) fn block_bounds(&self) -> (u32, u32) {
-        self.bounds_of(self.block)
+    /// The current block's bound.
+    pub(crate) fn block_bound(&self) -> Bound {
+        self.bound_of(self.block)
     }
 
     /// Moves to the first block that may hold a doc `>= target`, without decoding.
@@ -335,6 +523,35 @@ impl<'a> Cursor<'a> {
         self.decoded = false;
     }
 
+    /// The docs and term frequencies of the current block, all of them (removed docs too),
+    /// decoded; the cursor stays at the block, not in it.
+    pub(crate) fn block_postings(&mut self) -> (&[u32], &[u32]) {
+        self.start_block();
+        self.decoded = false;
+        if self.block >= self.blocks {
+            let d = self.delta.expect("the delta block");
+            return (&d.docs, &d.tfs);
+        }
+        let n = self.remaining;
+        if !self.packed() {
+            self.grow_buffer();
+            let (docs, tfs) = self.buffer.split_at_mut(BLOCK);
+            for i in 0..n {
+                let (delta, tf) = get_posting(self.bytes, &mut self.pos);
+                self.doc += delta;
+                docs[i] = self.doc;
+                tfs[i] = tf;
+            }
+        }
+        (&self.buffer[..n], &self.buffer[BLOCK..BLOCK + n])
+    }
+
+    fn grow_buffer(&mut self) {
+        if self.buffer.is_empty() {
+            self.buffer = vec![0; 2 * BLOCK];
+        }
+    }
+
     /// Positions the cursor before the current block's first posting.
     fn start_block(&mut self) {
         self.decoded = true;
@@ -347,11 +564,17 @@ impl<'a> Cursor<'a> {
             self.pos = self.data;
             self.doc = 0;
         } else {
-            let end = read_u32(self.bytes, TABLE + (self.block - 1) * 16 + 4) as usize;
+            let end = read_u32(self.bytes, TABLE + (self.block - 1) * ENTRY + 4) as usize;
             self.pos = self.data + end;
             self.doc = self.last_of(self.block - 1);
         }
         self.remaining = (self.count - self.block * BLOCK).min(BLOCK);
+        if self.packed() {
+            self.grow_buffer();
+            let (docs, tfs) = self.buffer.split_at_mut(BLOCK);
+            unpack_block(&self.bytes[self.pos..], self.remaining, self.doc, docs, tfs);
+            self.pos = 0;
+        }
     }
 
     /// Reads the block's next posting; false at the block's end.
@@ -361,7 +584,11 @@ impl<'a> Cursor<'a> {
             return false;
         }
         self.remaining -= 1;
-        if self.block < self.blocks {
+        if self.block < self.blocks && self.packed() {
+            self.doc = self.buffer[self.pos];
+            self.tf = self.buffer[BLOCK + self.pos];
+            self.pos += 1;
+        } else if self.block < self.blocks {
             let (delta, tf) = get_posting(self.bytes, &mut self.pos);
             self.doc += delta;
             self.tf = tf;
@@ -415,6 +642,52 @@ impl<'a> Cursor<'a> {
             }
             self.block += 1;
             self.decoded = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BLOCK, Cursor, Dead, END, encode, for_each, pack, unpack};
+
+    #[test]
+    fn packed_values_of_every_width_read_back() {
+        for bits in 0..=32u32 {
+            let max = if bits == 32 {
+                u32::MAX
+            } else {
+                (1u32 << bits).wrapping_sub(1)
+            };
+            let values: Vec<u32> = (0..37u32)
+                .map(|i| max.wrapping_sub(i.wrapping_mul(7919)) & max)
+                .collect();
+            let mut bytes = Vec::new();
+            pack(values.iter().copied(), bits, &mut bytes);
+            assert_eq!(bytes.len(), (values.len() * bits as usize).div_ceil(8));
+            let mut out = vec![1; values.len()];
+            unpack(&bytes, bits, &mut out);
+            assert_eq!(out, values, "{bits} bits");
+        }
+    }
+
+    #[test]
+    fn every_layout_decodes_and_seeks() {
+        for count in [1, 2, BLOCK, BLOCK + 1, 3 * BLOCK + 5] {
+            let postings: Vec<(u32, u32)> = (0..count as u32)
+                .map(|i| (i * i + 3 * i, 1 + i % 5 + if i == 7 { 100_000 } else { 0 }))
+                .collect();
+            let mut arena = Vec::new();
+            encode(&postings, |doc| doc % 40, &mut arena);
+            let mut seen = Vec::new();
+            for_each(&arena, count, |doc, tf| seen.push((doc, tf)));
+            assert_eq!(seen, postings, "{count} postings");
+            let last = postings.last().unwrap().0;
+            let mut cursor = Cursor::new(&arena, count, last, None, Dead(&[]));
+            for &(doc, tf) in postings.iter().step_by(3) {
+                assert_eq!(cursor.seek(doc), doc);
+                assert_eq!(cursor.tf(), tf);
+            }
+            assert_eq!(cursor.seek(last + 1), END);
         }
     }
 }

@@ -81,7 +81,12 @@ fn load(n: usize) -> Corpus {
     }
     let queries = queries();
     let query_tokens = queries.iter().map(|q| tokens_of(q)).collect();
-    Corpus { documents, tokens, queries, query_tokens }
+    Corpus {
+        documents,
+        tokens,
+        queries,
+        query_tokens,
+    }
 }
 
 struct Tantivy {
@@ -94,12 +99,18 @@ struct Tantivy {
 fn build_tantivy(corpus: &Corpus) -> Tantivy {
     let mut schema = Schema::builder();
     let options = TextOptions::default().set_indexing_options(
-        TextFieldIndexing::default().set_tokenizer("ws").set_index_option(IndexRecordOption::WithFreqs),
+        TextFieldIndexing::default()
+            .set_tokenizer("ws")
+            .set_index_option(IndexRecordOption::WithFreqs),
     );
     let field = schema.add_text_field("text", options);
     let index = tantivy::Index::create_in_ram(schema.build());
-    index.tokenizers().register("ws", TextAnalyzer::from(WhitespaceTokenizer::default()));
-    let mut writer: IndexWriter = index.writer_with_num_threads(1, 2_000_000_000).expect("a writer");
+    index
+        .tokenizers()
+        .register("ws", TextAnalyzer::from(WhitespaceTokenizer::default()));
+    let mut writer: IndexWriter = index
+        .writer_with_num_threads(1, 2_000_000_000)
+        .expect("a writer");
     for text in &corpus.tokens {
         let mut document = TantivyDocument::default();
         document.add_text(field, text);
@@ -111,11 +122,20 @@ fn build_tantivy(corpus: &Corpus) -> Tantivy {
         writer.merge(&ids).wait().expect("merged");
     }
     writer.wait_merging_threads().expect("merges done");
-    let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into().expect("a reader");
+    let reader = index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()
+        .expect("a reader");
     reader.reload().expect("reloaded");
     let searcher = reader.searcher();
     let segments = searcher.segment_readers().len();
-    Tantivy { searcher, field, _reader: reader, segments }
+    Tantivy {
+        searcher,
+        field,
+        _reader: reader,
+        segments,
+    }
 }
 
 fn tantivy_search(t: &Tantivy, terms: &[String]) -> Vec<(f32, DocAddress)> {
@@ -123,11 +143,16 @@ fn tantivy_search(t: &Tantivy, terms: &[String]) -> Vec<(f32, DocAddress)> {
         .iter()
         .map(|term| {
             let term = Term::from_field_text(t.field, term);
-            (Occur::Should, Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)) as Box<dyn Query>)
+            (
+                Occur::Should,
+                Box::new(TermQuery::new(term, IndexRecordOption::WithFreqs)) as Box<dyn Query>,
+            )
         })
         .collect();
     let query = BooleanQuery::new(clauses);
-    t.searcher.search(&query, &TopDocs::with_limit(10).order_by_score()).expect("searched")
+    t.searcher
+        .search(&query, &TopDocs::with_limit(10).order_by_score())
+        .expect("searched")
 }
 
 #[derive(Clone, Copy)]
@@ -135,15 +160,22 @@ struct Space;
 
 impl bm25::Tokenizer for Space {
     fn tokenize(&self, input_text: &str) -> Vec<String> {
-        input_text.split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect()
+        input_text
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect()
     }
 }
 
 type Bm25 = bm25::SearchEngine<u32, u32, Space>;
 
 fn build_bm25(corpus: &Corpus) -> Bm25 {
-    bm25::SearchEngineBuilder::<u32, u32, Space>::with_tokenizer_and_corpus(Space, corpus.tokens.iter().cloned())
-        .build()
+    bm25::SearchEngineBuilder::<u32, u32, Space>::with_tokenizer_and_corpus(
+        Space,
+        corpus.tokens.iter().cloned(),
+    )
+    .build()
 }
 
 fn build_ours(corpus: &Corpus) -> Index {
@@ -193,8 +225,14 @@ fn mib(bytes: usize) -> f64 {
 }
 
 fn main() {
-    let n: usize = std::env::var("DISCOVER_ENTRIES").ok().and_then(|v| v.parse().ok()).unwrap_or(300_000);
-    let builds: usize = std::env::var("DISCOVER_BUILDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let n: usize = std::env::var("DISCOVER_ENTRIES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300_000);
+    let builds: usize = std::env::var("DISCOVER_BUILDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
     let corpus = load(n);
     let total_tokens: usize = corpus.tokens.iter().map(|t| t.split(' ').count()).sum();
     println!(
@@ -215,12 +253,21 @@ fn main() {
     let mut same = 0;
     for (q, terms) in corpus.queries.iter().zip(&corpus.query_tokens) {
         let ours: Vec<f64> = ours.search(&root, q, 10).iter().map(|h| h.score).collect();
-        let theirs: Vec<f64> = tantivy_search(&tantivy, terms).iter().map(|(s, _)| f64::from(*s)).collect();
+        let theirs: Vec<f64> = tantivy_search(&tantivy, terms)
+            .iter()
+            .map(|(s, _)| f64::from(*s))
+            .collect();
         let equal = ours.len() == theirs.len()
-            && ours.iter().zip(&theirs).all(|(a, b)| (a - b).abs() <= 1e-4 * a.abs().max(1.0));
+            && ours
+                .iter()
+                .zip(&theirs)
+                .all(|(a, b)| (a - b).abs() <= 1e-4 * a.abs().max(1.0));
         same += usize::from(equal);
     }
-    println!("queries whose top-10 scores equal tantivy's (within f32 rounding): {same}/{}", corpus.queries.len());
+    println!(
+        "queries whose top-10 scores equal tantivy's (within f32 rounding): {same}/{}",
+        corpus.queries.len()
+    );
 
     if std::env::var_os("DISCOVER_VERBOSE").is_some() {
         for (q, terms) in corpus.queries.iter().zip(&corpus.query_tokens) {
@@ -237,7 +284,15 @@ fn main() {
             let b = time(&mut || {
                 black_box(tantivy_search(&tantivy, terms));
             });
-            let dfs: Vec<usize> = terms.iter().map(|t| tantivy.searcher.doc_freq(&Term::from_field_text(tantivy.field, t)).unwrap_or(0) as usize).collect();
+            let dfs: Vec<usize> = terms
+                .iter()
+                .map(|t| {
+                    tantivy
+                        .searcher
+                        .doc_freq(&Term::from_field_text(tantivy.field, t))
+                        .unwrap_or(0) as usize
+                })
+                .collect();
             println!("{q:<30} ours {a:>10.2?} tantivy {b:>10.2?} df {dfs:?}");
         }
     }
@@ -258,20 +313,36 @@ fn main() {
     );
     for (name, build, mem, med, p95) in [
         ("wip-index", ours_build, ours_mem, ours_med, ours_p95),
-        ("tantivy", tantivy_build, tantivy_mem, tantivy_med, tantivy_p95),
+        (
+            "tantivy",
+            tantivy_build,
+            tantivy_mem,
+            tantivy_med,
+            tantivy_p95,
+        ),
         ("bm25", bm25_build, bm25_mem, bm25_med, bm25_p95),
     ] {
-        println!("{name:<10} {build:>10.2?} {:>10.1} {med:>12.2?} {p95:>12.2?}", mib(mem));
+        println!(
+            "{name:<10} {build:>10.2?} {:>10.1} {med:>12.2?} {p95:>12.2?}",
+            mib(mem)
+        );
     }
     let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
     println!("wip-index / tantivy (target):");
     println!("  build   {:.3} (<= 0.5)", ratio(ours_build, tantivy_build));
     println!("  median  {:.3} (<= 0.5)", ratio(ours_med, tantivy_med));
     println!("  p95     {:.3} (<= 1.0)", ratio(ours_p95, tantivy_p95));
-    println!("  memory  {:.3} (<= 1.0)", ours_mem as f64 / tantivy_mem as f64);
+    println!(
+        "  memory  {:.3} (<= 1.0)",
+        ours_mem as f64 / tantivy_mem as f64
+    );
     println!("wip-index heap_bytes(): {:.1} MiB", mib(ours.heap_bytes()));
     for (part, bytes) in ours.heap_parts() {
-        println!("  {part:<12} {:>6.2} MiB {:>6.1} B/entry", mib(bytes), bytes as f64 / n as f64);
+        println!(
+            "  {part:<12} {:>6.2} MiB {:>6.1} B/entry",
+            mib(bytes),
+            bytes as f64 / n as f64
+        );
     }
 
     let mut criterion = Criterion::default().configure_from_args().sample_size(20);

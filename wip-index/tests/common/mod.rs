@@ -86,6 +86,14 @@ impl BruteForce {
 }
 
 pub fn assert_same(index: &Index, brute: &BruteForce, scope: &Path, query: &str, limit: usize) {
+    // With pruning wherever the query has several terms, then as the index is set up.
+    index.set_exhaustive_postings(0);
+    check_same(index, brute, scope, query, limit);
+    index.set_exhaustive_postings(usize::MAX);
+    check_same(index, brute, scope, query, limit);
+}
+
+fn check_same(index: &Index, brute: &BruteForce, scope: &Path, query: &str, limit: usize) {
     let got = index.search(scope, query, limit);
     let want = brute.search(scope, query, limit);
     let show = |hits: &[Hit]| {
