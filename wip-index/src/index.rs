@@ -500,6 +500,8 @@ impl Index {
             dictionary.push(bytes_of(entry), start..arena.len());
         }
         u32::try_from(arena.len()).expect("postings fit in 4 GiB");
+        // Spare bytes after the last postings, for the unpacking's 8-byte reads.
+        arena.extend_from_slice(&[0; 8]);
         arena.shrink_to_fit();
         self.arena = arena;
         self.terms = dictionary.finish();
@@ -790,7 +792,8 @@ impl Index {
         let Some(range) = range else {
             return (&[], 0);
         };
-        let bytes = &self.arena[range];
+        // To the end of the arena: a block's unpacking reads up to 8 bytes past its own.
+        let bytes = &self.arena[range.start..];
         let mut at = 0;
         let count = postings::get_varint(bytes, &mut at);
         (&bytes[at..], count as usize)

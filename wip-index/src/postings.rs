@@ -85,6 +85,19 @@ fn unpack(bytes: &[u8], bits: u32, out: &mut [u32]) {
         out.fill(0);
         return;
     }
+    // With 8 bytes to spare after the values, every value is one unaligned 8-byte read; the
+    // index pads its arena so, and a width known at compile time lets the loop unroll.
+    if bytes.len() >= packed_len(out.len(), bits) + 8 {
+        macro_rules! widths {
+            ($($w:literal)*) => {
+                match bits {
+                    $($w => return unpack_padded::<$w>(bytes, out),)*
+                    _ => {}
+                }
+            };
+        }
+        widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+    }
     let mask = (1u64 << bits) - 1;
     let mut bit = 0;
     for value in out {
@@ -100,6 +113,18 @@ fn unpack(bytes: &[u8], bits: u32, out: &mut [u32]) {
         };
         *value = ((word >> (bit % 8)) & mask) as u32;
         bit += bits as usize;
+    }
+}
+
+/// [`unpack`] of `BITS`-bit values followed by at least 8 bytes.
+#[inline(always)]
+fn unpack_padded<const BITS: usize>(bytes: &[u8], out: &mut [u32]) {
+    let mask = (1u64 << BITS) - 1;
+    for (i, value) in out.iter_mut().enumerate() {
+        let bit = i * BITS;
+        let at = bit / 8;
+        let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        *value = ((word >> (bit % 8)) & mask) as u32;
     }
 }
 
@@ -129,19 +154,46 @@ fn pack_block(chunk: &[(u32, u32)], prev: u32, out: &mut Vec<u8>) {
 /// `prev`) and `tfs`; gives the bytes it took.
 #[inline]
 fn unpack_block(bytes: &[u8], n: usize, prev: u32, docs: &mut [u32], tfs: &mut [u32]) -> usize {
+    let (tf_at, tf_bits) = unpack_docs(bytes, n, prev, docs);
+    unpack_tfs(&bytes[tf_at..], tf_bits, &mut tfs[..n]);
+    tf_at + packed_len(n, tf_bits)
+}
+
+/// Decodes the doc ids of the bit-packed block of `n` postings at the start of `bytes` into
+/// `docs` (after `prev`); gives where its frequencies start in `bytes` and their width.
+#[inline]
+fn unpack_docs(bytes: &[u8], n: usize, prev: u32, docs: &mut [u32]) -> (usize, u32) {
     let (delta_bits, tf_bits) = (u32::from(bytes[0]), u32::from(bytes[1]));
-    let tf_at = 2 + packed_len(n, delta_bits);
     unpack(&bytes[2..], delta_bits, &mut docs[..n]);
-    unpack(&bytes[tf_at..], tf_bits, &mut tfs[..n]);
     let mut doc = prev;
     for d in &mut docs[..n] {
         doc += *d;
         *d = doc;
     }
-    for tf in &mut tfs[..n] {
+    (2 + packed_len(n, delta_bits), tf_bits)
+}
+
+/// Decodes a block's frequencies, packed at the start of `bytes` in `bits` bits.
+fn unpack_tfs(bytes: &[u8], bits: u32, tfs: &mut [u32]) {
+    unpack(bytes, bits, tfs);
+    for tf in tfs {
         *tf += 1;
     }
-    tf_at + packed_len(n, tf_bits)
+}
+
+/// Frequency `i` of a block's, packed at the start of `bytes` in `bits` bits.
+#[inline]
+fn packed_tf(bytes: &[u8], bits: u32, i: usize) -> u32 {
+    if bits == 0 {
+        return 1;
+    }
+    let bit = i * bits as usize;
+    let at = bit / 8;
+    let mut word = [0u8; 8];
+    let tail = &bytes[at..bytes.len().min(at + 8)];
+    word[..tail.len()].copy_from_slice(tail);
+    let word = u64::from_le_bytes(word);
+    ((word >> (bit % 8)) & ((1u64 << bits) - 1)) as u32 + 1
 }
 
 fn put_posting(out: &mut Vec<u8>, delta: u32, tf: u32) {
@@ -375,6 +427,10 @@ pub(crate) struct Cursor<'a> {
     /// A decoded block's doc ids, then its term frequencies (`BLOCK` each; allocated on the
     /// first block decoded whole).
     buffer: Vec<u32>,
+    /// In a bit-packed block: where its frequencies are in `bytes` and their width (they are
+    /// decoded one at a time, for the docs a query scores).
+    tf_run: usize,
+    tf_bits: u32,
 }
 
 impl<'a> Cursor<'a> {
@@ -416,6 +472,8 @@ impl<'a> Cursor<'a> {
             doc: 0,
             tf: 0,
             buffer: Vec::new(),
+            tf_run: 0,
+            tf_bits: 0,
         }
     }
 
@@ -445,6 +503,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn bound_of(&self, block: usize) -> Bound {
         if block < self.blocks {
             if self.blocks == 1 {
@@ -457,6 +516,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    #[inline]
     fn last_of(&self, block: usize) -> u32 {
         if block < self.blocks {
             if self.blocks == 1 {
@@ -496,10 +556,15 @@ impl<'a> Cursor<'a> {
     }
 
     /// Moves to the first block that may hold a doc `>= target`, without decoding.
+    #[inline]
     pub(crate) fn shallow_seek(&mut self, target: u32) {
         if self.exhausted() || self.last_of(self.block) >= target {
             return;
         }
+        self.seek_block(target);
+    }
+
+    fn seek_block(&mut self, target: u32) {
         self.decoded = false;
         if self.block + 1 < self.blocks && self.last_of(self.block + 1) >= target {
             self.block += 1;
@@ -533,7 +598,10 @@ impl<'a> Cursor<'a> {
             return (&d.docs, &d.tfs);
         }
         let n = self.remaining;
-        if !self.packed() {
+        if self.packed() {
+            let tfs = &mut self.buffer[BLOCK..BLOCK + n];
+            unpack_tfs(&self.bytes[self.tf_run..], self.tf_bits, tfs);
+        } else {
             self.grow_buffer();
             let (docs, tfs) = self.buffer.split_at_mut(BLOCK);
             for i in 0..n {
@@ -571,14 +639,16 @@ impl<'a> Cursor<'a> {
         self.remaining = (self.count - self.block * BLOCK).min(BLOCK);
         if self.packed() {
             self.grow_buffer();
-            let (docs, tfs) = self.buffer.split_at_mut(BLOCK);
-            unpack_block(&self.bytes[self.pos..], self.remaining, self.doc, docs, tfs);
+            let bytes = &self.bytes[self.pos..];
+            let (tf_at, tf_bits) = unpack_docs(bytes, self.remaining, self.doc, &mut self.buffer);
+            self.tf_run = self.pos + tf_at;
+            self.tf_bits = tf_bits;
             self.pos = 0;
         }
     }
 
     /// Reads the block's next posting; false at the block's end.
-    #[inline]
+    #[inline(always)]
     fn read_next(&mut self) -> bool {
         if self.remaining == 0 {
             return false;
@@ -586,7 +656,6 @@ impl<'a> Cursor<'a> {
         self.remaining -= 1;
         if self.block < self.blocks && self.packed() {
             self.doc = self.buffer[self.pos];
-            self.tf = self.buffer[BLOCK + self.pos];
             self.pos += 1;
         } else if self.block < self.blocks {
             let (delta, tf) = get_posting(self.bytes, &mut self.pos);
@@ -604,7 +673,11 @@ impl<'a> Cursor<'a> {
     /// The weighted term frequency at the current doc.
     #[inline]
     pub(crate) fn tf(&self) -> u32 {
-        self.tf
+        if self.block < self.blocks && self.packed() {
+            packed_tf(&self.bytes[self.tf_run..], self.tf_bits, self.pos - 1)
+        } else {
+            self.tf
+        }
     }
 
     /// The current doc, valid after [`seek`](Self::seek).
@@ -631,6 +704,25 @@ impl<'a> Cursor<'a> {
                     self.decoded = false;
                     continue;
                 }
+            }
+            if self.block < self.blocks && self.packed() {
+                // The decoded docs are sorted: search them for the target.
+                let end = self.pos + self.remaining;
+                let current = self.pos - 1;
+                let mut i =
+                    current + self.buffer[current..end].partition_point(|&doc| doc < target);
+                while i < end && self.dead.contains(self.buffer[i]) {
+                    i += 1;
+                }
+                if i < end {
+                    self.doc = self.buffer[i];
+                    self.pos = i + 1;
+                    self.remaining = end - i - 1;
+                    return self.doc;
+                }
+                self.block += 1;
+                self.decoded = false;
+                continue;
             }
             loop {
                 if self.doc >= target && !self.dead.contains(self.doc) {
@@ -667,6 +759,11 @@ mod tests {
             let mut out = vec![1; values.len()];
             unpack(&bytes, bits, &mut out);
             assert_eq!(out, values, "{bits} bits");
+            // With the spare bytes the index leaves after its postings (the fast path).
+            bytes.extend_from_slice(&[0xFF; 8]);
+            let mut out = vec![1; values.len()];
+            unpack(&bytes, bits, &mut out);
+            assert_eq!(out, values, "{bits} bits, padded");
         }
     }
 
