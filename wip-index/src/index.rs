@@ -205,7 +205,9 @@ impl Index {
         // `(term, tf)` of every doc in turn, and where each doc's end.
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let mut ends: Vec<u32> = Vec::with_capacity(documents.len());
-        let mut scratch = Vec::new();
+        // By term: `doc + 1` of the last doc that had it, and where its pair is (so that a doc's
+        // repeated terms are summed without sorting its tokens).
+        let mut seen: Vec<(u32, u32)> = Vec::new();
         let mut documents = documents.into_iter().peekable();
         while let Some(document) = documents.next() {
             if documents
@@ -214,14 +216,33 @@ impl Index {
             {
                 continue;
             }
-            let len = index.tokens(&document, &mut scratch);
+            let marker = u32::try_from(ends.len() + 1).expect("fewer than 2^31 documents");
+            let mut len = 0u32;
+            document.for_each_token(|field, token| {
+                let (term, _) = index.terms.get_or_insert(token);
+                let term = term as usize;
+                if term >= seen.len() {
+                    seen.resize(term + 1, (0, 0));
+                }
+                let weight = field.weight();
+                len = len.saturating_add(weight);
+                let (last, at) = &mut seen[term];
+                if *last == marker {
+                    let tf = &mut pairs[*at as usize].1;
+                    *tf = tf.saturating_add(weight);
+                } else {
+                    *last = marker;
+                    *at = u32::try_from(pairs.len()).expect("fewer than 2^32 postings");
+                    pairs.push((term as u32, weight));
+                }
+            });
             index.paths.push_before_compaction(document.path);
             index.lens.push(len);
             index.live += 1;
             index.total_len += u64::from(len);
-            pairs.extend_from_slice(&scratch);
             ends.push(u32::try_from(pairs.len()).expect("fewer than 2^32 postings"));
         }
+        drop(seen);
         // Counting sort by term, stable, so each term's doc ids stay ascending.
         let mut starts = vec![0u32; index.terms.len() + 1];
         for &(term, _) in &pairs {
@@ -373,7 +394,10 @@ impl Index {
     }
 
     /// Tokenises `document` into `scratch` as `(term, weighted tf)` ascending (adding its new
-    /// terms to the dictionary), and gives its weighted length.
+    /// terms to the dictionary), and gives its weighted length ([`from_documents`] does the
+    /// same its own way, for many documents).
+    ///
+    /// [`from_documents`]: Self::from_documents
     fn tokens(&mut self, document: &Document, scratch: &mut Vec<(u32, u32)>) -> u32 {
         scratch.clear();
         let mut len = 0u32;

@@ -45,6 +45,26 @@ pub fn tokenize(text: &str, mut emit: impl FnMut(&str)) {
 /// What [`tokenize_unicode`] does on ASCII text, without the segmenter: in ASCII, UAX #29 joins
 /// letters and digits, and (once the splits at `.`, `_`, `:` and `'` are done) only digits across a
 /// single `,` or `;` besides.
+/// By byte: 0 for what ends an ASCII word, [`UPPER`] for an uppercase letter, 1 for the other
+/// letters and digits.
+static ASCII_CLASS: [u8; 256] = {
+    let mut classes = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        classes[b] = if byte.is_ascii_uppercase() {
+            UPPER
+        } else if byte.is_ascii_alphanumeric() {
+            1
+        } else {
+            0
+        };
+        b += 1;
+    }
+    classes
+};
+const UPPER: u8 = 2;
+
 fn tokenize_ascii(text: &str, mut emit: impl FnMut(&str)) {
     let mut lower = String::new();
     let bytes = text.as_bytes();
@@ -57,8 +77,11 @@ fn tokenize_ascii(text: &str, mut emit: impl FnMut(&str)) {
         let start = i;
         let mut upper = false;
         loop {
-            while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
-                upper |= bytes[i].is_ascii_uppercase();
+            while let Some(&class) = bytes.get(i).map(|&b| &ASCII_CLASS[usize::from(b)]) {
+                if class == 0 {
+                    break;
+                }
+                upper |= class == UPPER;
                 i += 1;
             }
             if i + 1 < bytes.len()
