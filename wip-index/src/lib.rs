@@ -46,25 +46,34 @@
 //!
 //! # Structure and cost
 //!
-//! Postings are delta-encoded doc ids with weighted frequencies in LEB128 varints (a frequency of 1
-//! costs no byte), in blocks of 128 with each block's last doc, largest frequency and shortest
-//! document. A query computes from those a score bound per block and per term, visits only the
-//! documents of the terms that can still reach the k-th best score (MaxScore), and skips whole
-//! windows of blocks whose bounds cannot (block-max), so it scores few of the matches of common
-//! terms. Compacted documents are numbered in path order and visited in that order, so a document
-//! that can at best tie with the k-th best is skipped too (it would lose on its path). Bounds and
+//! Postings are delta-encoded doc ids with weighted frequencies, in blocks of 128 with each
+//! block's last doc and a bound of its scores (its largest frequency, the shortest document
+//! among those that have it, and the shortest document of all): a lone posting is one varint,
+//! up to 128 are varints (a frequency of 1 costs no byte), longer lists are bit-packed a block
+//! at a time (one width for the block's deltas, one for its frequencies). A query computes from
+//! the bounds a score bound per block and per term. One term is read a block at a time, skipping
+//! the blocks whose bound cannot enter the top k. Several terms with few postings in all are
+//! merged and every match is scored. Otherwise the search is MaxScore: it visits only the
+//! documents of the terms that can still reach the k-th best score, and skips whole windows of
+//! blocks whose bounds cannot (block-max), so it scores few of the matches of common terms.
+//! Compacted documents are numbered in path order and visited in that order, so a document that
+//! can at best tie with the k-th best is skipped too (it would lose on its path). Bounds and
 //! scores are summed over the query's terms in the same order, which keeps the pruning exact
 //! without a rounding margin.
 //!
-//! Updates go to a small per-term delta and a bitset of removed documents, both searched along;
-//! when the delta passes 1/8 of the compacted documents (or the removed ones 1/4 of all), every
-//! term's postings are rewritten without the removed documents (amortised linear cost). A query
-//! term's document frequency is its postings less the removed documents among them, counted on
-//! its first query after a removal (the cheaper of walking its postings and seeking the removals
-//! since it was last counted) and cached until the next one, so scores always equal a brute-force
-//! BM25 over the live documents without a list of terms per document. Compacted documents are in
-//! path order, so a path is found by binary search; only later ones are in a hash table. Lengths
-//! take a byte a document (the few of 255 or more are kept exactly beside them).
+//! Compacted documents' paths and compacted terms are front-coded in sorted blocks of 16 (a
+//! string stores only what it does not share with the one before): a path or a term is found by
+//! binary search over the blocks, a scope is a range of compacted doc ids, and a term's id is
+//! its rank, its postings laid out in that order. Updates go to a small per-term delta, a hash
+//! table of the paths and terms added since, and a bitset of removed documents, all searched
+//! along; when the delta passes 1/8 of the compacted documents (or the removed ones 1/4 of all),
+//! every term's postings are rewritten without the removed documents and paths and terms are
+//! sorted again (amortised linear cost). A query term's document frequency is its postings less
+//! the removed documents among them, counted on its first query after a removal (the cheaper of
+//! walking its postings and seeking the removals since it was last counted) and cached until
+//! the next one, so scores always equal a brute-force BM25 over the live documents without a
+//! list of terms per document. Lengths take a byte a document (the few of 255 or more are kept
+//! exactly beside them).
 //!
 //! # Performance
 //!
@@ -72,24 +81,25 @@
 //! this index, tantivy 0.27 (in RAM, one thread, one segment) and the `bm25` crate on the same
 //! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
 //! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy, and
-//! where our heap goes. One run on a shared 2-core machine: build 1.01 s against 1.49 s (0.68×),
-//! median query 12.8 µs against 17.0 µs (0.76×), p95 249 µs against 272 µs (0.91×), heap
-//! 22.5 MiB against 12.2 MiB (1.85×); over three runs the time ratios ranged over build
-//! 0.68–0.79×, median 0.75–0.80× and p95 0.91–1.00× (the heap is the same every run). The top-10
-//! scores equal tantivy's for 99 of the 100 queries. The heap is about 79 bytes an entry: 37 of
-//! postings, 16 of the path (its string is shared with the caller), 24 of dictionary (term bytes,
-//! a `u32` end and a `u32` offset a term, a table of 5 bytes a slot at load ≤ 0.7; the corpus has
-//! about as many terms as entries) and 1 of length.
+//! where our heap goes. On a shared 2-core machine: heap 11.8 MiB against 12.2 MiB (0.97x, the
+//! same every run), build 0.55-0.72x, median query 0.72-0.89x and p95 0.92-1.0x of tantivy's
+//! over the runs of the last change (the time ratios move with the machine's load). The top-10
+//! scores equal tantivy's for 99 of the 100 queries. The heap is about 41 bytes an entry: 32 of
+//! postings, 4.4 of dictionary (the corpus has about as many terms as entries, most of them a
+//! path's number), 2.7 of path and 1 of length.
 //!
 //! # Limits
 //!
 //! - Fewer than 2^31 documents over the index's life between compactions, and postings and term
 //!   bytes under 4 GiB each (the offsets are `u32`); past that the index panics.
-//! - A removed document's path is held until the next compaction.
+//! - A removed document's path is held until the next compaction, and so is a term whose last
+//!   document is gone.
 //! - Tokens over [`MAX_TOKEN_BYTES`] are dropped. A single CJK character only matches a CJK run of
 //!   one character; no normalisation beyond lowercase (no NFKC, no stemming, no stop words).
-//! - Terms stay in the dictionary after their last document is gone.
-//! - The scope is a filter: a narrow scope with a common query still walks the postings outside it.
+//! - The scope is a range of compacted documents, so a narrow scope skips the postings outside
+//!   it; documents added since the last compaction are filtered one by one.
+//! - Looking up a term of a document being upserted is a binary search over the compacted
+//!   terms (a few hundred nanoseconds), which a bulk [`Index::from_documents`] avoids.
 
 mod dictionary;
 mod frontcoded;

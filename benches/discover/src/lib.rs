@@ -53,7 +53,11 @@ pub fn word(mut id: usize) -> String {
 }
 
 fn japanese_char(rng: &mut Rng) -> char {
-    let set: Vec<char> = if rng.below(2) == 0 { JAPANESE.chars().collect() } else { KANA.chars().collect() };
+    let set: Vec<char> = if rng.below(2) == 0 {
+        JAPANESE.chars().collect()
+    } else {
+        KANA.chars().collect()
+    };
     set[rng.zipf(set.len())]
 }
 
@@ -74,7 +78,9 @@ pub fn description(rng: &mut Rng) -> String {
 /// `(path, description)` of `n` entries.
 pub fn corpus(n: usize) -> Vec<(String, String)> {
     let mut rng = Rng(0x00C0_FFEE_D15C_0BE7);
-    (0..n).map(|i| (format!("/e/{i}"), description(&mut rng))).collect()
+    (0..n)
+        .map(|i| (format!("/e/{i}"), description(&mut rng)))
+        .collect()
 }
 
 /// 100 queries of 1–3 terms: 80 of English-like words (common and rare), 20 of Japanese bigrams.
@@ -83,7 +89,12 @@ pub fn queries() -> Vec<String> {
     let mut out = Vec::new();
     for _ in 0..80 {
         let terms = 1 + rng.below(3);
-        out.push((0..terms).map(|_| word(rng.zipf(VOCABULARY))).collect::<Vec<_>>().join(" "));
+        out.push(
+            (0..terms)
+                .map(|_| word(rng.zipf(VOCABULARY)))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
     }
     for i in 0..20 {
         // Bigrams: one (2 characters) or two (3 characters) per query.
