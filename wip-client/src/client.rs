@@ -1,10 +1,11 @@
 //! `Client`: the async driver of the Known Space over a `Transport`.
 
+use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use tokio::sync::watch;
 use tracing::Instrument;
 use wip_model::escape::Escaped;
 use wip_model::validate::{ValidationError, validate_arguments};
@@ -15,6 +16,7 @@ use wip_model::{
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
+use crate::flight::{Flight, Handoff, Joined};
 use crate::space::{
     CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
 };
@@ -36,7 +38,7 @@ pub enum ClientError {
     /// The response contradicts what the Known Space holds (wire-v1 §5).
     #[error("invalid response: {0}")]
     InvalidResponse(String),
-    /// The request's task ended without an answer (its runtime shut down).
+    /// The request ended without an answer (its runtime shut down).
     #[error("the request was abandoned")]
     Abandoned,
 }
@@ -172,10 +174,13 @@ pub struct ClientOptions {
 type ObserveResult = Result<Arc<ObjectObservation>, ClientError>;
 type FetchResult = Result<InterfaceObservation, ClientError>;
 
+/// Retrievals in flight by key; `Some` once a second caller joined one.
+type InFlight<K, T> = HashMap<K, Option<Arc<Joined<T>>>>;
+
 struct State {
     space: KnownSpace,
-    observes: HashMap<(Path, u32), watch::Receiver<Option<ObserveResult>>>,
-    fetches: HashMap<InterfaceReference, watch::Receiver<Option<FetchResult>>>,
+    observes: InFlight<(Path, u32), ObserveResult>,
+    fetches: InFlight<InterfaceReference, FetchResult>,
 }
 
 struct Inner {
@@ -186,9 +191,10 @@ struct Inner {
 
 /// An async WIP client for one session (endpoint + security context).
 ///
-/// Cheap to clone; clones share the Known Space. Retrievals run in tasks of their own (so a
-/// dropped caller never leaves a request half-integrated) and identical concurrent retrievals
-/// share one request. Retrievals are not retried: a failure is returned as it happened, and the
+/// Cheap to clone; clones share the Known Space. Identical concurrent retrievals share one
+/// request, which the first of their callers drives in its own task; if that caller is dropped
+/// first, the request finishes on a task of its own (so a dropped caller never leaves a request
+/// half-integrated, and the others still get their answer). Retrievals are not retried: a failure is returned as it happened, and the
 /// next call of the same retrieval makes a new request. Calls are never retried.
 ///
 /// Needs a tokio runtime.
@@ -262,30 +268,30 @@ impl Client {
 
     /// Observes `path` to `depth`. Concurrent identical observes share one request.
     pub async fn observe(&self, path: &Path, depth: u32) -> ObserveResult {
-        let mut receiver = {
+        let flight = {
             let mut state = self.state();
-            let key = (path.clone(), depth);
-            match state.observes.get(&key) {
-                Some(receiver) => receiver.clone(),
-                None => {
-                    let (sender, receiver) = watch::channel(None);
-                    state.observes.insert(key.clone(), receiver.clone());
+            let state = &mut *state;
+            match state.observes.entry((path.clone(), depth)) {
+                Entry::Occupied(mut joined) => {
+                    Err(Arc::clone(joined.get_mut().get_or_insert_default()))
+                }
+                Entry::Vacant(vacant) => {
+                    let key = vacant.key().clone();
+                    vacant.insert(None);
                     let id = state.space.begin_observe(path);
-                    drop(state);
-                    self.spawn_observe(key, id, sender);
-                    receiver
+                    Ok(self.observe_flight(key, id))
                 }
             }
         };
-        wait(&mut receiver).await
+        match flight {
+            Ok(flight) => Handoff::new(flight).await,
+            Err(joined) => joined.wait().await,
+        }
     }
 
-    fn spawn_observe(
-        &self,
-        key: (Path, u32),
-        id: RequestId,
-        sender: watch::Sender<Option<ObserveResult>>,
-    ) {
+    /// The request and completion of observe `id`, begun in the Known Space; dropped before it
+    /// ends, it abandons the request.
+    fn observe_flight(&self, key: (Path, u32), id: RequestId) -> Flight<ObserveResult> {
         let inner = Arc::clone(&self.inner);
         let span = tracing::info_span!(
             "wip.observe",
@@ -295,31 +301,31 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
+        let request = ObserveRequest {
+            path: key.0.clone(),
+            depth: key.1,
+        };
+        let mut guard = Abandon {
+            inner: Arc::clone(&inner),
+            id: Some(id),
+            key: Some(Key::Observe(key)),
+        };
         let task = async move {
-            let mut guard = Abandon {
-                inner: &inner,
-                id: Some(id),
-                key: Some(Key::Observe(key.clone())),
-            };
-            let started = Instant::now();
-            let request = ObserveRequest {
-                path: key.0.clone(),
-                depth: key.1,
-            };
+            let started = Timer::start();
             let outcome = inner.transport.observe(&request).await;
-            let span = tracing::Span::current();
-            span.record("status", status_of(&outcome).as_str());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
-            let result = {
+            started.record(&status_of(&outcome));
+            let (result, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_observe(id, &outcome);
-                state.observes.remove(&key);
-                guard.disarm();
-                settle(outcome, completion, Arc::new)
+                let joined = guard.take_joined(&mut state);
+                (settle(outcome, completion, Arc::new), joined)
             };
-            let _ = sender.send(Some(result));
+            if let Some(joined) = joined {
+                joined.finish(result.clone());
+            }
+            result
         };
-        tokio::spawn(task.instrument(span));
+        Box::pin(task.instrument(span))
     }
 
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
@@ -337,8 +343,9 @@ impl Client {
     /// The interface's descriptor: the fresh one held (within its scope lifetime), or a new
     /// fetch. Concurrent identical fetches share one request.
     pub async fn interface(&self, reference: &InterfaceReference) -> FetchResult {
-        let mut receiver = {
+        let flight = {
             let mut state = self.state();
+            let state = &mut *state;
             if let Some(known) = state.space.fresh_interface(reference) {
                 return Ok(InterfaceObservation {
                     reference: reference.clone(),
@@ -350,27 +357,26 @@ impl Client {
                     scope_ref: known.scope_ref.clone(),
                 });
             }
-            match state.fetches.get(reference) {
-                Some(receiver) => receiver.clone(),
-                None => {
-                    let (sender, receiver) = watch::channel(None);
-                    state.fetches.insert(reference.clone(), receiver.clone());
+            match state.fetches.entry(reference.clone()) {
+                Entry::Occupied(mut joined) => {
+                    Err(Arc::clone(joined.get_mut().get_or_insert_default()))
+                }
+                Entry::Vacant(vacant) => {
+                    vacant.insert(None);
                     let id = state.space.begin_fetch(reference);
-                    drop(state);
-                    self.spawn_fetch(reference.clone(), id, sender);
-                    receiver
+                    Ok(self.fetch_flight(reference.clone(), id))
                 }
             }
         };
-        wait(&mut receiver).await
+        match flight {
+            Ok(flight) => Handoff::new(flight).await,
+            Err(joined) => joined.wait().await,
+        }
     }
 
-    fn spawn_fetch(
-        &self,
-        reference: InterfaceReference,
-        id: RequestId,
-        sender: watch::Sender<Option<FetchResult>>,
-    ) {
+    /// The request and completion of fetch `id`, begun in the Known Space; dropped before it
+    /// ends, it abandons the request.
+    fn fetch_flight(&self, reference: InterfaceReference, id: RequestId) -> Flight<FetchResult> {
         let inner = Arc::clone(&self.inner);
         let span = tracing::info_span!(
             "wip.fetch_interface",
@@ -380,35 +386,36 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
+        let request = FetchInterfaceRequest {
+            interface: reference.clone(),
+        };
+        let mut guard = Abandon {
+            inner: Arc::clone(&inner),
+            id: Some(id),
+            key: Some(Key::Fetch(reference)),
+        };
         let task = async move {
-            let mut guard = Abandon {
-                inner: &inner,
-                id: Some(id),
-                key: Some(Key::Fetch(reference.clone())),
-            };
-            let started = Instant::now();
-            let request = FetchInterfaceRequest {
-                interface: reference.clone(),
-            };
+            let started = Timer::start();
             let outcome = inner.transport.fetch_interface(&request).await;
-            let span = tracing::Span::current();
-            span.record("status", status_of(&outcome).as_str());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
-            let result = {
+            started.record(&status_of(&outcome));
+            let (result, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_fetch(id, &outcome);
-                state.fetches.remove(&reference);
-                guard.disarm();
-                settle(outcome, completion, |response| InterfaceObservation {
+                let joined = guard.take_joined(&mut state);
+                let result = settle(outcome, completion, |response| InterfaceObservation {
                     reference: response.interface,
                     descriptor: response.descriptor,
                     validator: response.validator,
                     scope_ref: response.scope_ref,
-                })
+                });
+                (result, joined)
             };
-            let _ = sender.send(Some(result));
+            if let Some(joined) = joined {
+                joined.finish(result.clone());
+            }
+            result
         };
-        tokio::spawn(task.instrument(span));
+        Box::pin(task.instrument(span))
     }
 
     /// Expands unexplored subtrees of `scope` breadth-first, within `budget`.
@@ -560,19 +567,17 @@ impl Client {
                 id
             };
             let mut guard = Abandon {
-                inner: &self.inner,
+                inner: Arc::clone(&self.inner),
                 id: Some(id),
                 key: None,
             };
-            let started = Instant::now();
+            let started = Timer::start();
             let outcome = self
                 .inner
                 .transport
                 .call_operation(&request, &descriptor)
                 .await;
-            let span = tracing::Span::current();
-            span.record("status", status_of(&outcome).as_str());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+            started.record(&status_of(&outcome));
             let (space_outcome, result) = match outcome {
                 Ok(Reply::Success(response)) => {
                     // The operation exists: prepare checked it against this same descriptor.
@@ -642,7 +647,7 @@ impl Client {
                         .space
                         .note_mentioned(success.entries.iter().map(|e| e.path.clone()));
                 }
-                guard.disarm();
+                guard.id = None;
             }
             result
         }
@@ -662,22 +667,28 @@ enum Key {
     Fetch(InterfaceReference),
 }
 
-/// Abandons a request in the Known Space when the future that owns it is dropped first.
-struct Abandon<'a> {
-    inner: &'a Inner,
+/// Abandons a request in the Known Space when the future that owns it is dropped first; for a
+/// retrieval, it also takes it out of those in flight and answers whoever joined it.
+struct Abandon {
+    inner: Arc<Inner>,
     id: Option<RequestId>,
     key: Option<Key>,
 }
 
-impl Abandon<'_> {
-    /// The request was completed; nothing to undo. Called with the state locked.
-    fn disarm(&mut self) {
+impl Abandon {
+    /// The request was completed: takes the retrieval out of those in flight and disarms the
+    /// guard. Called with the state locked.
+    fn take_joined<T>(&mut self, state: &mut State) -> Option<Arc<Joined<T>>>
+    where
+        Key: InFlightKey<T>,
+    {
         self.id = None;
-        self.key = None;
+        let key = self.key.take()?;
+        key.remove(state)
     }
 }
 
-impl Drop for Abandon<'_> {
+impl Drop for Abandon {
     fn drop(&mut self) {
         let Some(id) = self.id else {
             return;
@@ -685,14 +696,65 @@ impl Drop for Abandon<'_> {
         let mut state = lock(&self.inner.state);
         state.space.abandon(id);
         match self.key.take() {
-            Some(Key::Observe(key)) => {
-                state.observes.remove(&key);
+            Some(key @ Key::Observe(_)) => {
+                let joined: Option<Arc<Joined<ObserveResult>>> = key.remove(&mut state);
+                drop(state);
+                if let Some(joined) = joined {
+                    joined.finish(Err(ClientError::Abandoned));
+                }
             }
-            Some(Key::Fetch(reference)) => {
-                state.fetches.remove(&reference);
+            Some(key @ Key::Fetch(_)) => {
+                let joined: Option<Arc<Joined<FetchResult>>> = key.remove(&mut state);
+                drop(state);
+                if let Some(joined) = joined {
+                    joined.finish(Err(ClientError::Abandoned));
+                }
             }
             None => {}
         }
+    }
+}
+
+/// Which map of retrievals in flight a key belongs to, by the retrieval's result.
+trait InFlightKey<T> {
+    /// Takes the retrieval out of its map; `Some` when a caller joined it.
+    fn remove(self, state: &mut State) -> Option<Arc<Joined<T>>>;
+}
+
+impl InFlightKey<ObserveResult> for Key {
+    fn remove(self, state: &mut State) -> Option<Arc<Joined<ObserveResult>>> {
+        match self {
+            Self::Observe(key) => state.observes.remove(&key).flatten(),
+            Self::Fetch(_) => None,
+        }
+    }
+}
+
+impl InFlightKey<FetchResult> for Key {
+    fn remove(self, state: &mut State) -> Option<Arc<Joined<FetchResult>>> {
+        match self {
+            Self::Fetch(reference) => state.fetches.remove(&reference).flatten(),
+            Self::Observe(_) => None,
+        }
+    }
+}
+
+/// Times an interaction for its span; reads no clock when no subscriber wants the span.
+struct Timer(Option<Instant>);
+
+impl Timer {
+    fn start() -> Self {
+        Self((!tracing::Span::current().is_disabled()).then(Instant::now))
+    }
+
+    /// Records the status and the duration on the current span.
+    fn record(self, status: &str) {
+        let Some(started) = self.0 else {
+            return;
+        };
+        let span = tracing::Span::current();
+        span.record("status", status);
+        span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
     }
 }
 
@@ -702,15 +764,6 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-async fn wait<T: Clone>(
-    receiver: &mut watch::Receiver<Option<Result<T, ClientError>>>,
-) -> Result<T, ClientError> {
-    match receiver.wait_for(Option::is_some).await {
-        Ok(value) => value.clone().expect("waited for a value"),
-        Err(_) => Err(ClientError::Abandoned),
-    }
 }
 
 /// A retrieval's result for its callers: the Known Space's verdict first (a response that
@@ -729,7 +782,7 @@ fn settle<T, U>(
     }
 }
 
-fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
+fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> Cow<'static, str> {
     if let Ok(Reply::Failure {
         error,
         status_mismatch: Some(mismatch),
@@ -749,7 +802,7 @@ fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
         Err(TransportError::Timeout { .. }) => "timeout".into(),
         Err(TransportError::Connect { .. }) => "connect".into(),
         Err(TransportError::Disconnect { .. }) => "disconnect".into(),
-        Err(TransportError::Binding { status, .. }) => format!("binding {status}"),
+        Err(TransportError::Binding { status, .. }) => format!("binding {status}").into(),
         Err(TransportError::InvalidResponse { .. }) => "invalid response".into(),
         Err(_) => "error".into(),
     }
