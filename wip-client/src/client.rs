@@ -504,8 +504,33 @@ impl Client {
         reference: &InterfaceReference,
         operation: &str,
     ) -> Result<Prepared, CallError> {
-        let object = self.resolve(path).await.map_err(CallError::Prepare)?;
-        if !object.interfaces.contains(reference) {
+        // What the call needs of the Object, read in place when a fresh observation is held
+        // (as resolve would, without copying the Object), or from a new depth-0 observe.
+        let held = {
+            let mut state = self.state();
+            let held = state.space.fresh_object(path).map(|object| {
+                (
+                    object.interfaces.contains(reference),
+                    object.validator.clone(),
+                )
+            });
+            if held.is_some() {
+                state.space.touch(path);
+            }
+            held
+        };
+        let (member, validator) = match held {
+            Some(held) => held,
+            None => {
+                let tree = self.observe(path, 0).await.map_err(CallError::Prepare)?;
+                let object = &tree.object;
+                (
+                    object.interfaces.contains(reference),
+                    object.validator.clone(),
+                )
+            }
+        };
+        if !member {
             return Err(CallError::NotAMember);
         }
         let interface = self
@@ -519,7 +544,7 @@ impl Client {
         }
         Ok(Prepared {
             path: path.clone(),
-            object,
+            validator,
             interface,
         })
     }
@@ -532,14 +557,14 @@ impl Client {
     ) -> Result<CallSuccess, CallError> {
         let Prepared {
             path,
-            object,
+            validator,
             interface,
         } = prepared;
         let descriptor = interface.descriptor;
         let request = CallOperationRequest {
             target: Target {
                 path: path.clone(),
-                validator: object.validator.clone(),
+                validator,
             },
             interface: InterfaceTarget {
                 reference: interface.reference.clone(),
@@ -659,7 +684,8 @@ impl Client {
 
 struct Prepared {
     path: Path,
-    object: Object,
+    /// The Object validator as observed.
+    validator: Option<Validator>,
     interface: InterfaceObservation,
 }
 

@@ -2,6 +2,8 @@
 //! of wire-v1 §5. Deterministic and free of IO: requests are begun and completed by the driver,
 //! and every rule is applied here.
 
+mod lru;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque, hash_map};
 use std::fmt::{self, Write as _};
 use std::ops::Bound;
@@ -13,6 +15,7 @@ use wip_model::{
     ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
 };
 
+use self::lru::Lru;
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation};
 use crate::transport::{Reply, TransportError};
@@ -163,7 +166,8 @@ struct ObjectEntry {
     loading: Option<RequestId>,
     revision: RequestId,
     discoverable: bool,
-    touched: u64,
+    /// The entry's slot in the eviction order.
+    slot: u32,
 }
 
 impl ObjectEntry {
@@ -176,7 +180,7 @@ impl ObjectEntry {
             loading: None,
             revision: RequestId(0),
             discoverable: false,
-            touched: 0,
+            slot: lru::NONE,
         }
     }
 
@@ -222,7 +226,7 @@ pub struct KnownSpace {
     next_id: u64,
     clock: u64,
     objects: BTreeMap<Path, ObjectEntry>,
-    lru: BTreeMap<u64, Path>,
+    lru: Lru,
     by_ref: HashMap<ObjectRef, BTreeSet<Path>>,
     interfaces: BTreeMap<InterfaceReference, KnownInterface>,
     /// Per scope path, the scope lifetime evidence last seen: the scope Object's `ref` or a
@@ -231,8 +235,9 @@ pub struct KnownSpace {
     /// Requests in flight. (The newest observe rooted at a path is its entry's `loading`.)
     pending: BTreeMap<RequestId, Pending>,
     newest_fetch: HashMap<InterfaceReference, RequestId>,
-    pinned_objects: HashMap<Path, usize>,
-    pinned_interfaces: HashMap<InterfaceReference, usize>,
+    /// Pins of in-flight calls (few at a time: ordered maps, no hashing).
+    pinned_objects: BTreeMap<Path, usize>,
+    pinned_interfaces: BTreeMap<InterfaceReference, usize>,
     mentioned: VecDeque<Path>,
     mentioned_set: HashSet<Path>,
     index: Box<dyn DiscoverIndex>,
@@ -275,14 +280,14 @@ impl KnownSpace {
             next_id: 1,
             clock: 0,
             objects: BTreeMap::new(),
-            lru: BTreeMap::new(),
+            lru: Lru::default(),
             by_ref: HashMap::new(),
             interfaces: BTreeMap::new(),
             scope_evidence: HashMap::new(),
             pending: BTreeMap::new(),
             newest_fetch: HashMap::new(),
-            pinned_objects: HashMap::new(),
-            pinned_interfaces: HashMap::new(),
+            pinned_objects: BTreeMap::new(),
+            pinned_interfaces: BTreeMap::new(),
             mentioned: VecDeque::new(),
             mentioned_set: HashSet::new(),
             index,
@@ -397,9 +402,8 @@ impl KnownSpace {
         entry.loading = Some(id);
         // A new entry takes its place in the eviction order; a held one is touched when the
         // request completes (a Loading entry is never evicted meanwhile).
-        if entry.touched == 0 {
-            self.clock += 1;
-            Self::relink(&mut self.lru, entry, path, self.clock);
+        if entry.slot == lru::NONE {
+            Self::relink(&mut self.lru, entry, path);
         }
         id
     }
@@ -425,13 +429,12 @@ impl KnownSpace {
             self.evict();
             return completion;
         }
-        let touched = self.tick();
         let superseded_root = match self.objects.get_mut(&path) {
             Some(entry) => {
                 if entry.loading == Some(id) {
                     entry.loading = None;
                 }
-                Self::relink(&mut self.lru, entry, &path, touched);
+                Self::relink(&mut self.lru, entry, &path);
                 entry.loading.is_some_and(|newest| newest > id) || entry.revision > id
             }
             None => false,
@@ -539,7 +542,6 @@ impl KnownSpace {
         // Other paths that hold the same Object; this path's own observation is checked on
         // the entry below.
         let aliases = self.check_held(&node.object, Some(path));
-        let touched = self.tick();
         let entry = self
             .objects
             .entry(path.clone())
@@ -563,11 +565,11 @@ impl KnownSpace {
             })
         };
         if let Err(completion) = verdict {
-            Self::relink(&mut self.lru, entry, path, touched);
+            Self::relink(&mut self.lru, entry, path);
             self.drop_empty(path);
             return completion;
         }
-        let written = Self::write_entry(entry, &mut self.lru, id, path, node, false, touched);
+        let written = Self::write_entry(entry, &mut self.lru, id, path, node, false);
         self.after_write(id, path, node, written);
         Completion::Applied {
             applied: 1,
@@ -649,24 +651,22 @@ impl KnownSpace {
     }
 
     fn apply_node(&mut self, id: RequestId, path: &Path, node: &ObjectObservation, is_child: bool) {
-        let touched = self.tick();
         let entry = self
             .objects
             .entry(path.clone())
             .or_insert_with(ObjectEntry::new);
-        let written = Self::write_entry(entry, &mut self.lru, id, path, node, is_child, touched);
+        let written = Self::write_entry(entry, &mut self.lru, id, path, node, is_child);
         self.after_write(id, path, node, written);
     }
 
     /// Writes `node` observed by request `id` into its entry.
     fn write_entry(
         entry: &mut ObjectEntry,
-        lru: &mut BTreeMap<u64, Path>,
+        lru: &mut Lru,
         id: RequestId,
         path: &Path,
         node: &ObjectObservation,
         is_child: bool,
-        touched: u64,
     ) -> Written {
         let object = &node.object;
         let held_ref = entry
@@ -693,7 +693,7 @@ impl KnownSpace {
         if is_child {
             entry.discoverable = true;
         }
-        Self::relink(lru, entry, path, touched);
+        Self::relink(lru, entry, path);
         Written {
             old_ref,
             discoverable: entry.discoverable,
@@ -1221,19 +1221,19 @@ impl KnownSpace {
         self.clock
     }
 
-    fn relink(lru: &mut BTreeMap<u64, Path>, entry: &mut ObjectEntry, path: &Path, touched: u64) {
-        if entry.touched != 0 {
-            lru.remove(&entry.touched);
+    /// Marks the entry at `path` as the most recently used.
+    fn relink(lru: &mut Lru, entry: &mut ObjectEntry, path: &Path) {
+        if entry.slot == lru::NONE {
+            entry.slot = lru.push(path);
+        } else {
+            lru.touch(entry.slot);
         }
-        entry.touched = touched;
-        lru.insert(touched, path.clone());
     }
 
     /// Marks `path` as just used, for eviction.
     pub fn touch(&mut self, path: &Path) {
-        let touched = self.tick();
         if let Some(entry) = self.objects.get_mut(path) {
-            Self::relink(&mut self.lru, entry, path, touched);
+            Self::relink(&mut self.lru, entry, path);
         }
     }
 
@@ -1260,7 +1260,9 @@ impl KnownSpace {
         let Some(entry) = self.objects.remove(path) else {
             return;
         };
-        self.lru.remove(&entry.touched);
+        if entry.slot != lru::NONE {
+            self.lru.remove(entry.slot);
+        }
         if entry.discoverable {
             self.index.remove(path);
         }
@@ -1274,7 +1276,7 @@ impl KnownSpace {
             let excess = self.objects.len() - self.limits.objects;
             let victims: Vec<Path> = self
                 .lru
-                .values()
+                .oldest_first()
                 .filter(|path| {
                     !self.pinned_objects.contains_key(*path)
                         && self.objects.get(*path).is_some_and(|e| e.loading.is_none())
