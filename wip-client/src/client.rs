@@ -279,13 +279,13 @@ impl Client {
                 Entry::Vacant(vacant) => {
                     let key = vacant.key().clone();
                     vacant.insert(None);
-                    let id = state.space.begin_observe(path);
-                    Ok(self.observe_flight(key, id))
+                    Ok((key, state.space.begin_observe(path)))
                 }
             }
         };
+        // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(flight) => Handoff::new(flight).await,
+            Ok((key, id)) => Handoff::new(self.observe_flight(key, id)).await,
             Err(joined) => joined.wait().await,
         }
     }
@@ -315,12 +315,12 @@ impl Client {
             let started = Timer::start();
             let outcome = inner.transport.observe(&request).await;
             started.record(&status_of(&outcome));
-            let (result, joined) = {
+            let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_observe(id, &outcome);
-                let joined = guard.take_joined(&mut state);
-                (settle(outcome, completion, Arc::new), joined)
+                (completion, guard.take_joined(&mut state))
             };
+            let result = settle(outcome, completion, Arc::new);
             if let Some(joined) = joined {
                 joined.finish(result.clone());
             }
@@ -364,13 +364,13 @@ impl Client {
                 }
                 Entry::Vacant(vacant) => {
                     vacant.insert(None);
-                    let id = state.space.begin_fetch(reference);
-                    Ok(self.fetch_flight(reference.clone(), id))
+                    Ok(state.space.begin_fetch(reference))
                 }
             }
         };
+        // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(flight) => Handoff::new(flight).await,
+            Ok(id) => Handoff::new(self.fetch_flight(reference.clone(), id)).await,
             Err(joined) => joined.wait().await,
         }
     }
@@ -399,18 +399,17 @@ impl Client {
             let started = Timer::start();
             let outcome = inner.transport.fetch_interface(&request).await;
             started.record(&status_of(&outcome));
-            let (result, joined) = {
+            let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_fetch(id, &outcome);
-                let joined = guard.take_joined(&mut state);
-                let result = settle(outcome, completion, |response| InterfaceObservation {
-                    reference: response.interface,
-                    descriptor: response.descriptor,
-                    validator: response.validator,
-                    scope_ref: response.scope_ref,
-                });
-                (result, joined)
+                (completion, guard.take_joined(&mut state))
             };
+            let result = settle(outcome, completion, |response| InterfaceObservation {
+                reference: response.interface,
+                descriptor: response.descriptor,
+                validator: response.validator,
+                scope_ref: response.scope_ref,
+            });
             if let Some(joined) = joined {
                 joined.finish(result.clone());
             }
