@@ -38,7 +38,10 @@ impl Lru {
                 index
             }
             None => {
-                let index = u32::try_from(self.slots.len()).expect("fewer than 2^32 entries");
+                let index = u32::try_from(self.slots.len())
+                    .ok()
+                    .filter(|&index| index != NONE)
+                    .expect("fewer than 2^32 - 1 entries");
                 self.slots.push(slot);
                 index
             }
