@@ -40,10 +40,9 @@ pub fn is_json_content_type(value: &str) -> bool {
     if !media.eq_ignore_ascii_case("application/json") {
         return false;
     }
-    let params: Vec<&str> = parts.collect();
-    match params.as_slice() {
-        [] => true,
-        [param] => {
+    match (parts.next(), parts.next()) {
+        (None, _) => true,
+        (Some(param), None) => {
             let Some((name, value)) = param.split_once('=') else {
                 return false;
             };
@@ -54,7 +53,7 @@ pub fn is_json_content_type(value: &str) -> bool {
                 .unwrap_or(value);
             name.trim().eq_ignore_ascii_case("charset") && value.eq_ignore_ascii_case("utf-8")
         }
-        _ => false,
+        (Some(_), Some(_)) => false,
     }
 }
 

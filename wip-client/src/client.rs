@@ -1,10 +1,11 @@
 //! `Client`: the async driver of the Known Space over a `Transport`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::borrow::Cow;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use tokio::sync::watch;
 use tracing::Instrument;
 use wip_model::escape::Escaped;
 use wip_model::validate::{ValidationError, validate_arguments};
@@ -15,6 +16,7 @@ use wip_model::{
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
+use crate::flight::{Flight, Handoff, Joined};
 use crate::space::{
     CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
 };
@@ -36,7 +38,7 @@ pub enum ClientError {
     /// The response contradicts what the Known Space holds (wire-v1 §5).
     #[error("invalid response: {0}")]
     InvalidResponse(String),
-    /// The request's task ended without an answer (its runtime shut down).
+    /// The request ended without an answer (its runtime shut down).
     #[error("the request was abandoned")]
     Abandoned,
 }
@@ -172,10 +174,14 @@ pub struct ClientOptions {
 type ObserveResult = Result<Arc<ObjectObservation>, ClientError>;
 type FetchResult = Result<InterfaceObservation, ClientError>;
 
+/// Retrievals in flight by key; `Some` once a second caller joined one. (Few are in flight: an
+/// ordered map finds them with a few compares, where a hash map would hash a path each time.)
+type InFlight<K, T> = BTreeMap<K, Option<Arc<Joined<T>>>>;
+
 struct State {
     space: KnownSpace,
-    observes: HashMap<(Path, u32), watch::Receiver<Option<ObserveResult>>>,
-    fetches: HashMap<InterfaceReference, watch::Receiver<Option<FetchResult>>>,
+    observes: InFlight<(Path, u32), ObserveResult>,
+    fetches: InFlight<InterfaceReference, FetchResult>,
 }
 
 struct Inner {
@@ -186,9 +192,10 @@ struct Inner {
 
 /// An async WIP client for one session (endpoint + security context).
 ///
-/// Cheap to clone; clones share the Known Space. Retrievals run in tasks of their own (so a
-/// dropped caller never leaves a request half-integrated) and identical concurrent retrievals
-/// share one request. Retrievals are not retried: a failure is returned as it happened, and the
+/// Cheap to clone; clones share the Known Space. Identical concurrent retrievals share one
+/// request, which the first of their callers drives in its own task; if that caller is dropped
+/// first, the request finishes on a task of its own (so a dropped caller never leaves a request
+/// half-integrated, and the others still get their answer). Retrievals are not retried: a failure is returned as it happened, and the
 /// next call of the same retrieval makes a new request. Calls are never retried.
 ///
 /// Needs a tokio runtime.
@@ -238,8 +245,8 @@ impl Client {
                 transport,
                 state: Mutex::new(State {
                     space,
-                    observes: HashMap::new(),
-                    fetches: HashMap::new(),
+                    observes: BTreeMap::new(),
+                    fetches: BTreeMap::new(),
                 }),
                 endpoint,
             }),
@@ -262,30 +269,30 @@ impl Client {
 
     /// Observes `path` to `depth`. Concurrent identical observes share one request.
     pub async fn observe(&self, path: &Path, depth: u32) -> ObserveResult {
-        let mut receiver = {
+        let flight = {
             let mut state = self.state();
-            let key = (path.clone(), depth);
-            match state.observes.get(&key) {
-                Some(receiver) => receiver.clone(),
-                None => {
-                    let (sender, receiver) = watch::channel(None);
-                    state.observes.insert(key.clone(), receiver.clone());
-                    let id = state.space.begin_observe(path);
-                    drop(state);
-                    self.spawn_observe(key, id, sender);
-                    receiver
+            let state = &mut *state;
+            match state.observes.entry((path.clone(), depth)) {
+                Entry::Occupied(mut joined) => {
+                    Err(Arc::clone(joined.get_mut().get_or_insert_default()))
+                }
+                Entry::Vacant(vacant) => {
+                    let key = vacant.key().clone();
+                    vacant.insert(None);
+                    Ok((key, state.space.begin_observe(path)))
                 }
             }
         };
-        wait(&mut receiver).await
+        // Nothing can stop this task between the lock and the flight: no await in between.
+        match flight {
+            Ok((key, id)) => Handoff::new(self.observe_flight(key, id)).await,
+            Err(joined) => joined.wait().await,
+        }
     }
 
-    fn spawn_observe(
-        &self,
-        key: (Path, u32),
-        id: RequestId,
-        sender: watch::Sender<Option<ObserveResult>>,
-    ) {
+    /// The request and completion of observe `id`, begun in the Known Space; dropped before it
+    /// ends, it abandons the request.
+    fn observe_flight(&self, key: (Path, u32), id: RequestId) -> Flight<ObserveResult> {
         let inner = Arc::clone(&self.inner);
         let span = tracing::info_span!(
             "wip.observe",
@@ -295,31 +302,31 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
+        let request = ObserveRequest {
+            path: key.0.clone(),
+            depth: key.1,
+        };
+        let mut guard = Abandon {
+            inner: Arc::clone(&inner),
+            id: Some(id),
+            key: Some(Key::Observe(key)),
+        };
         let task = async move {
-            let mut guard = Abandon {
-                inner: &inner,
-                id: Some(id),
-                key: Some(Key::Observe(key.clone())),
-            };
-            let started = Instant::now();
-            let request = ObserveRequest {
-                path: key.0.clone(),
-                depth: key.1,
-            };
+            let started = Timer::start();
             let outcome = inner.transport.observe(&request).await;
-            let span = tracing::Span::current();
-            span.record("status", status_of(&outcome).as_str());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
-            let result = {
+            started.record(&status_of(&outcome));
+            let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_observe(id, &outcome);
-                state.observes.remove(&key);
-                guard.disarm();
-                settle(outcome, completion, Arc::new)
+                (completion, guard.take_joined(&mut state))
             };
-            let _ = sender.send(Some(result));
+            let result = settle(outcome, completion, Arc::new);
+            if let Some(joined) = joined {
+                joined.finish(result.clone());
+            }
+            result
         };
-        tokio::spawn(task.instrument(span));
+        Box::pin(task.instrument(span))
     }
 
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
@@ -337,8 +344,9 @@ impl Client {
     /// The interface's descriptor: the fresh one held (within its scope lifetime), or a new
     /// fetch. Concurrent identical fetches share one request.
     pub async fn interface(&self, reference: &InterfaceReference) -> FetchResult {
-        let mut receiver = {
+        let flight = {
             let mut state = self.state();
+            let state = &mut *state;
             if let Some(known) = state.space.fresh_interface(reference) {
                 return Ok(InterfaceObservation {
                     reference: reference.clone(),
@@ -350,27 +358,26 @@ impl Client {
                     scope_ref: known.scope_ref.clone(),
                 });
             }
-            match state.fetches.get(reference) {
-                Some(receiver) => receiver.clone(),
-                None => {
-                    let (sender, receiver) = watch::channel(None);
-                    state.fetches.insert(reference.clone(), receiver.clone());
-                    let id = state.space.begin_fetch(reference);
-                    drop(state);
-                    self.spawn_fetch(reference.clone(), id, sender);
-                    receiver
+            match state.fetches.entry(reference.clone()) {
+                Entry::Occupied(mut joined) => {
+                    Err(Arc::clone(joined.get_mut().get_or_insert_default()))
+                }
+                Entry::Vacant(vacant) => {
+                    vacant.insert(None);
+                    Ok(state.space.begin_fetch(reference))
                 }
             }
         };
-        wait(&mut receiver).await
+        // Nothing can stop this task between the lock and the flight: no await in between.
+        match flight {
+            Ok(id) => Handoff::new(self.fetch_flight(reference.clone(), id)).await,
+            Err(joined) => joined.wait().await,
+        }
     }
 
-    fn spawn_fetch(
-        &self,
-        reference: InterfaceReference,
-        id: RequestId,
-        sender: watch::Sender<Option<FetchResult>>,
-    ) {
+    /// The request and completion of fetch `id`, begun in the Known Space; dropped before it
+    /// ends, it abandons the request.
+    fn fetch_flight(&self, reference: InterfaceReference, id: RequestId) -> Flight<FetchResult> {
         let inner = Arc::clone(&self.inner);
         let span = tracing::info_span!(
             "wip.fetch_interface",
@@ -380,35 +387,35 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
+        let request = FetchInterfaceRequest {
+            interface: reference.clone(),
+        };
+        let mut guard = Abandon {
+            inner: Arc::clone(&inner),
+            id: Some(id),
+            key: Some(Key::Fetch(reference)),
+        };
         let task = async move {
-            let mut guard = Abandon {
-                inner: &inner,
-                id: Some(id),
-                key: Some(Key::Fetch(reference.clone())),
-            };
-            let started = Instant::now();
-            let request = FetchInterfaceRequest {
-                interface: reference.clone(),
-            };
+            let started = Timer::start();
             let outcome = inner.transport.fetch_interface(&request).await;
-            let span = tracing::Span::current();
-            span.record("status", status_of(&outcome).as_str());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
-            let result = {
+            started.record(&status_of(&outcome));
+            let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_fetch(id, &outcome);
-                state.fetches.remove(&reference);
-                guard.disarm();
-                settle(outcome, completion, |response| InterfaceObservation {
-                    reference: response.interface,
-                    descriptor: response.descriptor,
-                    validator: response.validator,
-                    scope_ref: response.scope_ref,
-                })
+                (completion, guard.take_joined(&mut state))
             };
-            let _ = sender.send(Some(result));
+            let result = settle(outcome, completion, |response| InterfaceObservation {
+                reference: response.interface,
+                descriptor: response.descriptor,
+                validator: response.validator,
+                scope_ref: response.scope_ref,
+            });
+            if let Some(joined) = joined {
+                joined.finish(result.clone());
+            }
+            result
         };
-        tokio::spawn(task.instrument(span));
+        Box::pin(task.instrument(span))
     }
 
     /// Expands unexplored subtrees of `scope` breadth-first, within `budget`.
@@ -496,8 +503,33 @@ impl Client {
         reference: &InterfaceReference,
         operation: &str,
     ) -> Result<Prepared, CallError> {
-        let object = self.resolve(path).await.map_err(CallError::Prepare)?;
-        if !object.interfaces.contains(reference) {
+        // What the call needs of the Object, read in place when a fresh observation is held
+        // (as resolve would, without copying the Object), or from a new depth-0 observe.
+        let held = {
+            let mut state = self.state();
+            let held = state.space.fresh_object(path).map(|object| {
+                (
+                    object.interfaces.contains(reference),
+                    object.validator.clone(),
+                )
+            });
+            if held.is_some() {
+                state.space.touch(path);
+            }
+            held
+        };
+        let (member, validator) = match held {
+            Some(held) => held,
+            None => {
+                let tree = self.observe(path, 0).await.map_err(CallError::Prepare)?;
+                let object = &tree.object;
+                (
+                    object.interfaces.contains(reference),
+                    object.validator.clone(),
+                )
+            }
+        };
+        if !member {
             return Err(CallError::NotAMember);
         }
         let interface = self
@@ -511,7 +543,7 @@ impl Client {
         }
         Ok(Prepared {
             path: path.clone(),
-            object,
+            validator,
             interface,
         })
     }
@@ -524,14 +556,14 @@ impl Client {
     ) -> Result<CallSuccess, CallError> {
         let Prepared {
             path,
-            object,
+            validator,
             interface,
         } = prepared;
         let descriptor = interface.descriptor;
         let request = CallOperationRequest {
             target: Target {
                 path: path.clone(),
-                validator: object.validator.clone(),
+                validator,
             },
             interface: InterfaceTarget {
                 reference: interface.reference.clone(),
@@ -560,19 +592,17 @@ impl Client {
                 id
             };
             let mut guard = Abandon {
-                inner: &self.inner,
+                inner: Arc::clone(&self.inner),
                 id: Some(id),
                 key: None,
             };
-            let started = Instant::now();
+            let started = Timer::start();
             let outcome = self
                 .inner
                 .transport
                 .call_operation(&request, &descriptor)
                 .await;
-            let span = tracing::Span::current();
-            span.record("status", status_of(&outcome).as_str());
-            span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
+            started.record(&status_of(&outcome));
             let (space_outcome, result) = match outcome {
                 Ok(Reply::Success(response)) => {
                     // The operation exists: prepare checked it against this same descriptor.
@@ -642,7 +672,7 @@ impl Client {
                         .space
                         .note_mentioned(success.entries.iter().map(|e| e.path.clone()));
                 }
-                guard.disarm();
+                guard.id = None;
             }
             result
         }
@@ -653,7 +683,8 @@ impl Client {
 
 struct Prepared {
     path: Path,
-    object: Object,
+    /// The Object validator as observed.
+    validator: Option<Validator>,
     interface: InterfaceObservation,
 }
 
@@ -662,22 +693,28 @@ enum Key {
     Fetch(InterfaceReference),
 }
 
-/// Abandons a request in the Known Space when the future that owns it is dropped first.
-struct Abandon<'a> {
-    inner: &'a Inner,
+/// Abandons a request in the Known Space when the future that owns it is dropped first; for a
+/// retrieval, it also takes it out of those in flight and answers whoever joined it.
+struct Abandon {
+    inner: Arc<Inner>,
     id: Option<RequestId>,
     key: Option<Key>,
 }
 
-impl Abandon<'_> {
-    /// The request was completed; nothing to undo. Called with the state locked.
-    fn disarm(&mut self) {
+impl Abandon {
+    /// The request was completed: takes the retrieval out of those in flight and disarms the
+    /// guard. Called with the state locked.
+    fn take_joined<T>(&mut self, state: &mut State) -> Option<Arc<Joined<T>>>
+    where
+        Key: InFlightKey<T>,
+    {
         self.id = None;
-        self.key = None;
+        let key = self.key.take()?;
+        key.remove(state)
     }
 }
 
-impl Drop for Abandon<'_> {
+impl Drop for Abandon {
     fn drop(&mut self) {
         let Some(id) = self.id else {
             return;
@@ -685,14 +722,65 @@ impl Drop for Abandon<'_> {
         let mut state = lock(&self.inner.state);
         state.space.abandon(id);
         match self.key.take() {
-            Some(Key::Observe(key)) => {
-                state.observes.remove(&key);
+            Some(key @ Key::Observe(_)) => {
+                let joined: Option<Arc<Joined<ObserveResult>>> = key.remove(&mut state);
+                drop(state);
+                if let Some(joined) = joined {
+                    joined.finish(Err(ClientError::Abandoned));
+                }
             }
-            Some(Key::Fetch(reference)) => {
-                state.fetches.remove(&reference);
+            Some(key @ Key::Fetch(_)) => {
+                let joined: Option<Arc<Joined<FetchResult>>> = key.remove(&mut state);
+                drop(state);
+                if let Some(joined) = joined {
+                    joined.finish(Err(ClientError::Abandoned));
+                }
             }
             None => {}
         }
+    }
+}
+
+/// Which map of retrievals in flight a key belongs to, by the retrieval's result.
+trait InFlightKey<T> {
+    /// Takes the retrieval out of its map; `Some` when a caller joined it.
+    fn remove(self, state: &mut State) -> Option<Arc<Joined<T>>>;
+}
+
+impl InFlightKey<ObserveResult> for Key {
+    fn remove(self, state: &mut State) -> Option<Arc<Joined<ObserveResult>>> {
+        match self {
+            Self::Observe(key) => state.observes.remove(&key).flatten(),
+            Self::Fetch(_) => None,
+        }
+    }
+}
+
+impl InFlightKey<FetchResult> for Key {
+    fn remove(self, state: &mut State) -> Option<Arc<Joined<FetchResult>>> {
+        match self {
+            Self::Fetch(reference) => state.fetches.remove(&reference).flatten(),
+            Self::Observe(_) => None,
+        }
+    }
+}
+
+/// Times an interaction for its span; reads no clock when no subscriber wants the span.
+struct Timer(Option<Instant>);
+
+impl Timer {
+    fn start() -> Self {
+        Self((!tracing::Span::current().is_disabled()).then(Instant::now))
+    }
+
+    /// Records the status and the duration on the current span.
+    fn record(self, status: &str) {
+        let Some(started) = self.0 else {
+            return;
+        };
+        let span = tracing::Span::current();
+        span.record("status", status);
+        span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
     }
 }
 
@@ -702,15 +790,6 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-async fn wait<T: Clone>(
-    receiver: &mut watch::Receiver<Option<Result<T, ClientError>>>,
-) -> Result<T, ClientError> {
-    match receiver.wait_for(Option::is_some).await {
-        Ok(value) => value.clone().expect("waited for a value"),
-        Err(_) => Err(ClientError::Abandoned),
-    }
 }
 
 /// A retrieval's result for its callers: the Known Space's verdict first (a response that
@@ -729,7 +808,7 @@ fn settle<T, U>(
     }
 }
 
-fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
+fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> Cow<'static, str> {
     if let Ok(Reply::Failure {
         error,
         status_mismatch: Some(mismatch),
@@ -749,7 +828,7 @@ fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> String {
         Err(TransportError::Timeout { .. }) => "timeout".into(),
         Err(TransportError::Connect { .. }) => "connect".into(),
         Err(TransportError::Disconnect { .. }) => "disconnect".into(),
-        Err(TransportError::Binding { status, .. }) => format!("binding {status}"),
+        Err(TransportError::Binding { status, .. }) => format!("binding {status}").into(),
         Err(TransportError::InvalidResponse { .. }) => "invalid response".into(),
         Err(_) => "error".into(),
     }

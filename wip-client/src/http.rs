@@ -23,7 +23,9 @@ use crate::classify::{self, BodyTooLarge, RawResponse};
 use crate::transport::{Reply, Transport, TransportError};
 
 /// The request Content-Type of WIP over HTTP v1.
-const CONTENT_TYPE: &str = "application/json; charset=utf-8";
+const CONTENT_TYPE: HeaderValue = HeaderValue::from_static("application/json; charset=utf-8");
+/// The Accept header of every request.
+const ACCEPT: HeaderValue = HeaderValue::from_static("application/json");
 
 /// A WIP endpoint: an absolute `http` or `https` base URL whose path ends in `/` (wire-v1 §4.1).
 #[derive(Clone, PartialEq, Eq)]
@@ -285,22 +287,22 @@ impl HttpTransport {
     }
 
     async fn exchange(&self, route: Route, body: Vec<u8>) -> Result<RawResponse, TransportError> {
-        let uri = self.routes[route as usize].clone();
-        let mut builder = Request::builder()
-            .method(Method::POST)
-            .uri(uri.clone())
-            .header(header::CONTENT_TYPE, CONTENT_TYPE)
-            .header(header::ACCEPT, "application/json");
+        let uri = &self.routes[route as usize];
+        // The method, the route and the header values were all made valid beforehand, so the
+        // request is put together without the builder's checks and copies.
+        let mut request = Request::new(Full::new(Bytes::from(body)));
+        *request.method_mut() = Method::POST;
+        *request.uri_mut() = uri.clone();
+        let headers = request.headers_mut();
+        headers.insert(header::CONTENT_TYPE, CONTENT_TYPE);
+        headers.insert(header::ACCEPT, ACCEPT);
         // The token goes to the endpoint's origin only; every route is on it, and no redirect
         // is ever followed, so this check is the whole of the rule.
         if let Some(authorization) = &self.authorization
-            && self.endpoint.is_same_origin(&uri)
+            && self.endpoint.is_same_origin(uri)
         {
-            builder = builder.header(header::AUTHORIZATION, authorization.clone());
+            headers.insert(header::AUTHORIZATION, authorization.clone());
         }
-        let request = builder
-            .body(Full::new(Bytes::from(body)))
-            .expect("method, route and headers are valid");
         let maximum = self.limits.max_response_bytes();
         let work = async {
             let response = self.client.request(request).await.map_err(|error| {

@@ -64,6 +64,7 @@ pub use transport::{
 mod bm25;
 mod client;
 pub mod discover;
+mod flight;
 pub mod space;
 
 pub use bm25::Bm25Index;

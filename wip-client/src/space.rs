@@ -2,7 +2,9 @@
 //! of wire-v1 §5. Deterministic and free of IO: requests are begun and completed by the driver,
 //! and every rule is applied here.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+mod lru;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque, hash_map};
 use std::fmt::{self, Write as _};
 use std::ops::Bound;
 
@@ -13,6 +15,7 @@ use wip_model::{
     ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
 };
 
+use self::lru::Lru;
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation};
 use crate::transport::{Reply, TransportError};
@@ -163,7 +166,8 @@ struct ObjectEntry {
     loading: Option<RequestId>,
     revision: RequestId,
     discoverable: bool,
-    touched: u64,
+    /// The entry's slot in the eviction order.
+    slot: u32,
 }
 
 impl ObjectEntry {
@@ -176,7 +180,7 @@ impl ObjectEntry {
             loading: None,
             revision: RequestId(0),
             discoverable: false,
-            touched: 0,
+            slot: lru::NONE,
         }
     }
 
@@ -188,6 +192,16 @@ impl ObjectEntry {
             (None, None) => ObservationState::Stale,
         }
     }
+}
+
+/// What writing an entry changed, for [`KnownSpace::after_write`].
+struct Written {
+    /// The entry's `ref` before the write, when the node's differs from it.
+    old_ref: Option<Option<ObjectRef>>,
+    /// Whether the entry is discoverable now.
+    discoverable: bool,
+    /// The child names held before, when the node brought children.
+    old_children: Option<Vec<Str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -212,18 +226,18 @@ pub struct KnownSpace {
     next_id: u64,
     clock: u64,
     objects: BTreeMap<Path, ObjectEntry>,
-    lru: BTreeMap<u64, Path>,
+    lru: Lru,
     by_ref: HashMap<ObjectRef, BTreeSet<Path>>,
     interfaces: BTreeMap<InterfaceReference, KnownInterface>,
     /// Per scope path, the scope lifetime evidence last seen: the scope Object's `ref` or a
     /// fetch's `scope_ref` (the same string when both are known).
     scope_evidence: HashMap<Path, String>,
-    pending: HashMap<RequestId, Pending>,
-    /// The newest observe request rooted at each path, while requests are in flight.
-    newest_observe: HashMap<Path, RequestId>,
+    /// Requests in flight. (The newest observe rooted at a path is its entry's `loading`.)
+    pending: BTreeMap<RequestId, Pending>,
     newest_fetch: HashMap<InterfaceReference, RequestId>,
-    pinned_objects: HashMap<Path, usize>,
-    pinned_interfaces: HashMap<InterfaceReference, usize>,
+    /// Pins of in-flight calls (few at a time: ordered maps, no hashing).
+    pinned_objects: BTreeMap<Path, usize>,
+    pinned_interfaces: BTreeMap<InterfaceReference, usize>,
     mentioned: VecDeque<Path>,
     mentioned_set: HashSet<Path>,
     index: Box<dyn DiscoverIndex>,
@@ -266,15 +280,14 @@ impl KnownSpace {
             next_id: 1,
             clock: 0,
             objects: BTreeMap::new(),
-            lru: BTreeMap::new(),
+            lru: Lru::default(),
             by_ref: HashMap::new(),
             interfaces: BTreeMap::new(),
             scope_evidence: HashMap::new(),
-            pending: HashMap::new(),
-            newest_observe: HashMap::new(),
+            pending: BTreeMap::new(),
             newest_fetch: HashMap::new(),
-            pinned_objects: HashMap::new(),
-            pinned_interfaces: HashMap::new(),
+            pinned_objects: BTreeMap::new(),
+            pinned_interfaces: BTreeMap::new(),
             mentioned: VecDeque::new(),
             mentioned_set: HashSet::new(),
             index,
@@ -382,14 +395,16 @@ impl KnownSpace {
         let id = self.next_id();
         self.pending
             .insert(id, Pending::Observe { path: path.clone() });
-        self.newest_observe.insert(path.clone(), id);
-        let touched = self.tick();
         let entry = self
             .objects
             .entry(path.clone())
             .or_insert_with(ObjectEntry::new);
         entry.loading = Some(id);
-        Self::relink(&mut self.lru, entry, path, touched);
+        // A new entry takes its place in the eviction order; a held one is touched when the
+        // request completes (a Loading entry is never evicted meanwhile).
+        if entry.slot == lru::NONE {
+            Self::relink(&mut self.lru, entry, path);
+        }
         id
     }
 
@@ -399,19 +414,31 @@ impl KnownSpace {
         id: RequestId,
         outcome: &Result<Reply<ObjectObservation>, TransportError>,
     ) -> Completion {
-        let Some(Pending::Observe { path }) = self.pending.get(&id).cloned() else {
-            return Completion::UnknownRequest;
+        let path = match self.pending.remove(&id) {
+            Some(Pending::Observe { path }) => path,
+            Some(other) => {
+                self.pending.insert(id, other);
+                return Completion::UnknownRequest;
+            }
+            None => return Completion::UnknownRequest,
         };
-        self.pending.remove(&id);
-        if let Some(entry) = self.objects.get_mut(&path)
-            && entry.loading == Some(id)
+        if let Ok(Reply::Success(tree)) = outcome
+            && tree.children.is_none()
         {
-            entry.loading = None;
+            let completion = self.complete_leaf(id, &path, tree);
+            self.evict();
+            return completion;
         }
-        let superseded_root = self.observe_superseded(&path, id);
-        if self.newest_observe.get(&path) == Some(&id) {
-            self.newest_observe.remove(&path);
-        }
+        let superseded_root = match self.objects.get_mut(&path) {
+            Some(entry) => {
+                if entry.loading == Some(id) {
+                    entry.loading = None;
+                }
+                Self::relink(&mut self.lru, entry, &path);
+                entry.loading.is_some_and(|newest| newest > id) || entry.revision > id
+            }
+            None => false,
+        };
         let completion = match outcome {
             Ok(Reply::Success(tree)) => {
                 if superseded_root {
@@ -437,7 +464,10 @@ impl KnownSpace {
                 Completion::Failed
             }
         };
-        self.drop_empty(&path);
+        // An applied tree wrote the root's entry: it holds an Object.
+        if !matches!(completion, Completion::Applied { .. }) {
+            self.drop_empty(&path);
+        }
         self.evict();
         completion
     }
@@ -455,9 +485,7 @@ impl KnownSpace {
                 {
                     entry.loading = None;
                 }
-                if self.newest_observe.get(&path) == Some(&id) {
-                    self.newest_observe.remove(&path);
-                }
+                self.touch(&path);
                 self.drop_empty(&path);
             }
             Pending::Fetch { reference } => {
@@ -496,89 +524,166 @@ impl KnownSpace {
         }
     }
 
+    /// Whether a newer observe request is out for `path` or a newer request wrote its entry.
     fn observe_superseded(&self, path: &Path, id: RequestId) -> bool {
-        self.newest_observe
-            .get(path)
-            .is_some_and(|newest| *newest > id)
-            || self
-                .objects
-                .get(path)
-                .is_some_and(|entry| entry.revision > id)
+        self.objects.get(path).is_some_and(|entry| {
+            entry.loading.is_some_and(|newest| newest > id) || entry.revision > id
+        })
     }
 
+    /// Completes observe `id` of `path` with a tree of one node (depth 0, or a leaf): one
+    /// lookup of the entry settles supersession, the consistency rule and the write.
+    fn complete_leaf(
+        &mut self,
+        id: RequestId,
+        path: &Path,
+        node: &ObjectObservation,
+    ) -> Completion {
+        // Other paths that hold the same Object; this path's own observation is checked on
+        // the entry below.
+        let aliases = self.check_held(&node.object, Some(path));
+        let entry = self
+            .objects
+            .entry(path.clone())
+            .or_insert_with(ObjectEntry::new);
+        if entry.loading == Some(id) {
+            entry.loading = None;
+        }
+        let superseded = entry.loading.is_some_and(|newest| newest > id) || entry.revision > id;
+        let verdict = if superseded {
+            Err(Completion::StaleResponseRejected)
+        } else {
+            let own = match &entry.object {
+                Some(held) if !entry.validator_from_call => consistent(held, &node.object),
+                _ => Ok(()),
+            };
+            aliases.and(own).map_err(|reason| {
+                entry.state = Some(ObservationState::Error(SpaceError::InvalidResponse(
+                    reason.clone(),
+                )));
+                Completion::InvalidResponse(reason)
+            })
+        };
+        if let Err(completion) = verdict {
+            Self::relink(&mut self.lru, entry, path);
+            self.drop_empty(path);
+            return completion;
+        }
+        let written = Self::write_entry(entry, &mut self.lru, id, path, node, false);
+        self.after_write(id, path, node, written);
+        Completion::Applied {
+            applied: 1,
+            superseded: 0,
+        }
+    }
+
+    /// Applies the tree of observe `id` rooted at `root`, whose root the caller found not
+    /// superseded.
     fn apply_tree(&mut self, id: RequestId, root: &Path, tree: &ObjectObservation) -> Completion {
-        let Ok(nodes) = tree.nodes_with_paths(root) else {
+        let Ok(mut nodes) = tree.nodes_with_paths(root) else {
             // A decoded tree always names its children validly; a hand-built one may not.
             let reason = "a child name cannot name an Object".to_owned();
             self.fail_object(root, id, SpaceError::InvalidResponse(reason.clone()));
             return Completion::InvalidResponse(reason);
         };
         let root_depth = root.segments().count();
-        let (apply, superseded): (Vec<_>, Vec<_>) = nodes
-            .into_iter()
-            .partition(|(path, _)| !self.observe_superseded(path, id));
+        let received = nodes.len();
+        nodes.retain(|(path, _)| !self.observe_superseded(path, id));
+        let apply: Vec<&ObjectObservation> = nodes.iter().map(|(_, node)| *node).collect();
         if let Err(reason) = self.check_consistency(&apply) {
             self.fail_object(root, id, SpaceError::InvalidResponse(reason.clone()));
             return Completion::InvalidResponse(reason);
         }
-        let applied = apply.len();
-        for (path, node) in apply {
+        let applied = nodes.len();
+        for (path, node) in nodes {
             let is_child = path.segments().count() > root_depth;
             self.apply_node(id, &path, node, is_child);
         }
         Completion::Applied {
             applied,
-            superseded: superseded.len(),
+            superseded: received - applied,
         }
     }
 
     /// Same `ref`, same validator, different representation: within the response, and against
-    /// every held observation.
-    fn check_consistency(&self, nodes: &[(Path, &ObjectObservation)]) -> Result<(), String> {
+    /// every held observation. The objects are valid (the transport's contract, and what the
+    /// Known Space holds came from transports), so only the rule itself is checked.
+    fn check_consistency(&self, nodes: &[&ObjectObservation]) -> Result<(), String> {
         let mut seen: HashMap<&ObjectRef, &Object> = HashMap::new();
-        for (_, node) in nodes {
+        for node in nodes {
             let object = &node.object;
             let Some(object_ref) = &object.object_ref else {
                 continue;
             };
-            if let Some(first) = seen.get(object_ref) {
-                validate_object_consistency(first, object).map_err(|e| e.to_string())?;
-            } else {
-                seen.insert(object_ref, object);
+            if nodes.len() > 1 {
+                match seen.entry(object_ref) {
+                    hash_map::Entry::Occupied(first) => consistent(first.get(), object)?,
+                    hash_map::Entry::Vacant(first) => {
+                        first.insert(object);
+                    }
+                }
             }
-            for held_path in self.by_ref.get(object_ref).into_iter().flatten() {
-                let Some(held) = self.objects.get(held_path) else {
-                    continue;
-                };
-                if held.validator_from_call {
-                    continue;
-                }
-                if let Some(held_object) = &held.object {
-                    validate_object_consistency(held_object, object).map_err(|e| e.to_string())?;
-                }
+            self.check_held(object, None)?;
+        }
+        Ok(())
+    }
+
+    /// `object` against every held observation of the same `ref` (but the one at `skip`).
+    fn check_held(&self, object: &Object, skip: Option<&Path>) -> Result<(), String> {
+        let Some(object_ref) = &object.object_ref else {
+            return Ok(());
+        };
+        for held_path in self.by_ref.get(object_ref).into_iter().flatten() {
+            if Some(held_path) == skip {
+                continue;
+            }
+            let Some(held) = self.objects.get(held_path) else {
+                continue;
+            };
+            if held.validator_from_call {
+                continue;
+            }
+            if let Some(held_object) = &held.object {
+                consistent(held_object, object)?;
             }
         }
         Ok(())
     }
 
     fn apply_node(&mut self, id: RequestId, path: &Path, node: &ObjectObservation, is_child: bool) {
-        let touched = self.tick();
-        let object = &node.object;
-        // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
-        match &object.object_ref {
-            Some(object_ref) => self.scope_evidence_seen(path, object_ref.as_str()),
-            None => self.scope_evidence_lost(path),
-        }
         let entry = self
             .objects
             .entry(path.clone())
             .or_insert_with(ObjectEntry::new);
-        let old_ref = entry.object.as_ref().and_then(|old| old.object_ref.clone());
+        let written = Self::write_entry(entry, &mut self.lru, id, path, node, is_child);
+        self.after_write(id, path, node, written);
+    }
+
+    /// Writes `node` observed by request `id` into its entry.
+    fn write_entry(
+        entry: &mut ObjectEntry,
+        lru: &mut Lru,
+        id: RequestId,
+        path: &Path,
+        node: &ObjectObservation,
+        is_child: bool,
+    ) -> Written {
+        let object = &node.object;
+        let held_ref = entry
+            .object
+            .as_ref()
+            .and_then(|old| old.object_ref.as_ref());
+        let old_ref = (held_ref != object.object_ref.as_ref()).then(|| held_ref.cloned());
         let old_children = match &node.children {
             Some(_) => entry.children.take(),
             None => None,
         };
-        entry.object = Some(object.clone());
+        match &mut entry.object {
+            // Observed again unchanged, the usual case: nothing to copy.
+            Some(held) if held == object => {}
+            Some(held) => assign(held, object),
+            None => entry.object = Some(object.clone()),
+        }
         entry.validator_from_call = false;
         if let Some(children) = &node.children {
             entry.children = Some(children.iter().map(|c| c.object.name.clone()).collect());
@@ -588,9 +693,30 @@ impl KnownSpace {
         if is_child {
             entry.discoverable = true;
         }
-        let discoverable = entry.discoverable;
-        Self::relink(&mut self.lru, entry, path, touched);
-        if old_ref != object.object_ref {
+        Self::relink(lru, entry, path);
+        Written {
+            old_ref,
+            discoverable: entry.discoverable,
+            old_children,
+        }
+    }
+
+    /// What follows from writing `node` at `path`: scope lifetime evidence, the index of refs,
+    /// the Discoverable Space, and the subtrees of children that are gone.
+    fn after_write(
+        &mut self,
+        id: RequestId,
+        path: &Path,
+        node: &ObjectObservation,
+        written: Written,
+    ) {
+        let object = &node.object;
+        // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
+        match &object.object_ref {
+            Some(object_ref) => self.scope_evidence_seen(path, object_ref.as_str()),
+            None => self.scope_evidence_lost(path),
+        }
+        if let Some(old_ref) = written.old_ref {
             if let Some(old_ref) = old_ref {
                 self.unlink_ref(&old_ref, path);
             }
@@ -601,11 +727,11 @@ impl KnownSpace {
                     .insert(path.clone());
             }
         }
-        if discoverable {
+        if written.discoverable {
             self.reindex(path);
         }
         // A child seen before and missing now: its subtree is stale.
-        if let (Some(old), Some(new)) = (old_children, &node.children) {
+        if let (Some(old), Some(new)) = (written.old_children, &node.children) {
             let now: HashSet<&str> = new.iter().map(|c| &*c.object.name).collect();
             for name in old.iter().filter(|name| !now.contains(&***name)) {
                 if let Ok(child) = path.join(name) {
@@ -1031,13 +1157,10 @@ impl KnownSpace {
         path: &Path,
         validator: &Validator,
     ) -> Completion {
-        let newer_observe = self
-            .newest_observe
-            .get(path)
-            .is_some_and(|newest| *newest > id);
         let Some(entry) = self.objects.get_mut(path) else {
             return Completion::StaleResponseRejected;
         };
+        let newer_observe = entry.loading.is_some_and(|newest| newest > id);
         if newer_observe || entry.revision > id {
             return Completion::StaleResponseRejected;
         }
@@ -1098,19 +1221,19 @@ impl KnownSpace {
         self.clock
     }
 
-    fn relink(lru: &mut BTreeMap<u64, Path>, entry: &mut ObjectEntry, path: &Path, touched: u64) {
-        if entry.touched != 0 {
-            lru.remove(&entry.touched);
+    /// Marks the entry at `path` as the most recently used.
+    fn relink(lru: &mut Lru, entry: &mut ObjectEntry, path: &Path) {
+        if entry.slot == lru::NONE {
+            entry.slot = lru.push(path);
+        } else {
+            lru.touch(entry.slot);
         }
-        entry.touched = touched;
-        lru.insert(touched, path.clone());
     }
 
     /// Marks `path` as just used, for eviction.
     pub fn touch(&mut self, path: &Path) {
-        let touched = self.tick();
         if let Some(entry) = self.objects.get_mut(path) {
-            Self::relink(&mut self.lru, entry, path, touched);
+            Self::relink(&mut self.lru, entry, path);
         }
     }
 
@@ -1137,7 +1260,9 @@ impl KnownSpace {
         let Some(entry) = self.objects.remove(path) else {
             return;
         };
-        self.lru.remove(&entry.touched);
+        if entry.slot != lru::NONE {
+            self.lru.remove(entry.slot);
+        }
         if entry.discoverable {
             self.index.remove(path);
         }
@@ -1151,7 +1276,7 @@ impl KnownSpace {
             let excess = self.objects.len() - self.limits.objects;
             let victims: Vec<Path> = self
                 .lru
-                .values()
+                .oldest_first()
                 .filter(|path| {
                     !self.pinned_objects.contains_key(*path)
                         && self.objects.get(*path).is_some_and(|e| e.loading.is_none())
@@ -1268,6 +1393,36 @@ impl KnownSpace {
         }
         out
     }
+}
+
+/// `*held = object.clone()`, reusing what `held` allocated (its interface list).
+fn assign(held: &mut Object, object: &Object) {
+    let Object {
+        name,
+        description,
+        interfaces,
+        object_ref,
+        validator,
+    } = object;
+    held.name.clone_from(name);
+    held.description.clone_from(description);
+    held.interfaces.clone_from(interfaces);
+    held.object_ref.clone_from(object_ref);
+    held.validator.clone_from(validator);
+}
+
+/// The consistency rule of wire-v1 §5 for two valid observations: the same `ref` and the same
+/// validator mean the same representation.
+fn consistent(first: &Object, second: &Object) -> Result<(), String> {
+    let same_evidence = first.object_ref.is_some()
+        && first.object_ref == second.object_ref
+        && first.validator.is_some()
+        && first.validator == second.validator;
+    if same_evidence && first != second {
+        // The model's check words the error.
+        validate_object_consistency(first, second).map_err(|error| error.to_string())?;
+    }
+    Ok(())
 }
 
 fn state_name(state: &ObservationState) -> String {

@@ -582,6 +582,99 @@ async fn a_call_dropped_mid_flight_leaves_consistent_state_and_runs_once() {
     let _ = UnknownReason::Dropped;
 }
 
+#[tokio::test(flavor = "current_thread")]
+async fn a_dropped_leader_of_a_shared_observe_still_answers_the_others() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    let (open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let observe = |client: &Client| {
+        let client = client.clone();
+        tokio::spawn(async move { client.observe(&Path::root(), 1).await })
+    };
+    // The first drives the request in its own task; the second joins it.
+    let leader = observe(&client);
+    let follower = observe(&client);
+    // On this single-threaded runtime both have run by the time the request is out.
+    while host.counters.observes.load(Ordering::SeqCst) == 0 {
+        tokio::task::yield_now().await;
+    }
+    leader.abort();
+    assert!(leader.await.unwrap_err().is_cancelled());
+    client.with_space(|space| assert_eq!(space.in_flight(), 1));
+    open.send(()).unwrap();
+    let tree = follower.await.unwrap().unwrap();
+    assert_eq!(tree.object_count(), 3);
+    assert_eq!(host.counters.observes.load(Ordering::SeqCst), 1);
+    client.with_space(|space| {
+        assert_eq!(space.in_flight(), 0);
+        assert!(space.fresh_object(&Path::new("/a").unwrap()).is_some());
+    });
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_dropped_leader_of_a_shared_fetch_still_answers_the_others() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    let (open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let fetch = |client: &Client| {
+        let client = client.clone();
+        tokio::spawn(async move { client.interface(&counter()).await })
+    };
+    let leader = fetch(&client);
+    let follower = fetch(&client);
+    while host.counters.fetches.load(Ordering::SeqCst) == 0 {
+        tokio::task::yield_now().await;
+    }
+    leader.abort();
+    assert!(leader.await.unwrap_err().is_cancelled());
+    open.send(()).unwrap();
+    let interface = follower.await.unwrap().unwrap();
+    assert_eq!(interface.reference, counter());
+    assert_eq!(host.counters.fetches.load(Ordering::SeqCst), 1);
+    client.with_space(|space| {
+        assert_eq!(space.in_flight(), 0);
+        assert!(space.fresh_interface(&counter()).is_some());
+    });
+}
+
+#[test]
+fn a_shared_observe_whose_runtime_shuts_down_answers_the_others_abandoned() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    // The gate stays shut: the request never gets an answer.
+    let (_open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let current_thread = || {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+    };
+    let (leading, joining) = (current_thread(), current_thread());
+    let _leader = {
+        let client = client.clone();
+        leading.spawn(async move { client.observe(&Path::root(), 1).await })
+    };
+    leading.block_on(async {
+        while host.counters.observes.load(Ordering::SeqCst) == 0 {
+            tokio::task::yield_now().await;
+        }
+    });
+    let follower = {
+        let client = client.clone();
+        joining.spawn(async move { client.observe(&Path::root(), 1).await })
+    };
+    // The follower runs once and joins the request in flight.
+    joining.block_on(tokio::task::yield_now());
+    // The leader's runtime goes away with the request: it is abandoned, not left hanging.
+    drop(leading);
+    let result = joining.block_on(follower).unwrap();
+    assert_eq!(result, Err(ClientError::Abandoned));
+    assert_eq!(host.counters.observes.load(Ordering::SeqCst), 1);
+    client.with_space(|space| assert_eq!(space.in_flight(), 0));
+}
+
 #[tokio::test]
 async fn a_dropped_observer_does_not_stop_the_shared_request() {
     let host = FaultHost::new();
