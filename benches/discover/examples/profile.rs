@@ -1,7 +1,8 @@
 //! Runs wip-index's discover-bench queries in a loop, for a profiler (`perf record`, or
 //! `valgrind --tool=callgrind --toggle-collect='*Index::search*'` with a count of runs):
 //! `cargo run --release --example profile -- [SECONDS | RUNS'x'] [QUERY...]` (all 100 queries
-//! when none is given). Prints each query's mean time at the end.
+//! when none is given). Prints each query's mean time at the end. `DISCOVER_EXHAUSTIVE` sets up
+//! to how many postings a query of several terms is scored without pruning.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -24,6 +25,13 @@ fn main() {
         document.description = description;
         document
     }));
+    if let Some(postings) = std::env::var("DISCOVER_EXHAUSTIVE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        // Up to how many postings a query of several terms is scored without pruning.
+        index.set_exhaustive_postings(postings);
+    }
     let queries = if chosen.is_empty() { queries() } else { chosen };
     let root = Path::root();
     let mut runs = vec![(Duration::ZERO, 0u32); queries.len()];
