@@ -16,7 +16,7 @@ use wip_model::{
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
-use crate::flight::{Flight, Handoff, Joined};
+use crate::flight::{Flight, Joined, Lead};
 use crate::space::{
     CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
 };
@@ -174,9 +174,9 @@ pub struct ClientOptions {
 type ObserveResult = Result<Arc<ObjectObservation>, ClientError>;
 type FetchResult = Result<InterfaceObservation, ClientError>;
 
-/// Retrievals in flight by key; `Some` once a second caller joined one. (Few are in flight: an
-/// ordered map finds them with a few compares, where a hash map would hash a path each time.)
-type InFlight<K, T> = BTreeMap<K, Option<Arc<Joined<T>>>>;
+/// Retrievals in flight by key. (Few are in flight: an ordered map finds them with a few
+/// compares, where a hash map would hash a path each time.)
+type InFlight<K, T> = BTreeMap<K, Arc<Joined<T>>>;
 
 struct State {
     space: KnownSpace,
@@ -273,20 +273,19 @@ impl Client {
             let mut state = self.state();
             let state = &mut *state;
             match state.observes.entry((path.clone(), depth)) {
-                Entry::Occupied(mut joined) => {
-                    Err(Arc::clone(joined.get_mut().get_or_insert_default()))
-                }
+                Entry::Occupied(joined) => Err(Arc::clone(joined.get())),
                 Entry::Vacant(vacant) => {
                     let key = vacant.key().clone();
-                    vacant.insert(None);
-                    Ok((key, state.space.begin_observe(path)))
+                    let id = state.space.begin_observe(path);
+                    let joined = Joined::new(self.observe_flight(key, id));
+                    Ok(Arc::clone(vacant.insert(joined)))
                 }
             }
         };
         // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok((key, id)) => Handoff::new(self.observe_flight(key, id)).await,
-            Err(joined) => joined.wait().await,
+            Ok(joined) => Lead::new(joined).await,
+            Err(joined) => joined.join().await,
         }
     }
 
@@ -359,19 +358,18 @@ impl Client {
                 });
             }
             match state.fetches.entry(reference.clone()) {
-                Entry::Occupied(mut joined) => {
-                    Err(Arc::clone(joined.get_mut().get_or_insert_default()))
-                }
+                Entry::Occupied(joined) => Err(Arc::clone(joined.get())),
                 Entry::Vacant(vacant) => {
-                    vacant.insert(None);
-                    Ok(state.space.begin_fetch(reference))
+                    let id = state.space.begin_fetch(reference);
+                    let joined = Joined::new(self.fetch_flight(reference.clone(), id));
+                    Ok(Arc::clone(vacant.insert(joined)))
                 }
             }
         };
         // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(id) => Handoff::new(self.fetch_flight(reference.clone(), id)).await,
-            Err(joined) => joined.wait().await,
+            Ok(joined) => Lead::new(joined).await,
+            Err(joined) => joined.join().await,
         }
     }
 
@@ -743,14 +741,14 @@ impl Drop for Abandon {
 
 /// Which map of retrievals in flight a key belongs to, by the retrieval's result.
 trait InFlightKey<T> {
-    /// Takes the retrieval out of its map; `Some` when a caller joined it.
+    /// Takes the retrieval out of its map (`None` if it is not there).
     fn remove(self, state: &mut State) -> Option<Arc<Joined<T>>>;
 }
 
 impl InFlightKey<ObserveResult> for Key {
     fn remove(self, state: &mut State) -> Option<Arc<Joined<ObserveResult>>> {
         match self {
-            Self::Observe(key) => state.observes.remove(&key).flatten(),
+            Self::Observe(key) => state.observes.remove(&key),
             Self::Fetch(_) => None,
         }
     }
@@ -759,7 +757,7 @@ impl InFlightKey<ObserveResult> for Key {
 impl InFlightKey<FetchResult> for Key {
     fn remove(self, state: &mut State) -> Option<Arc<Joined<FetchResult>>> {
         match self {
-            Self::Fetch(reference) => state.fetches.remove(&reference).flatten(),
+            Self::Fetch(reference) => state.fetches.remove(&reference),
             Self::Observe(_) => None,
         }
     }

@@ -758,3 +758,154 @@ async fn another_index_plugs_in_and_sees_only_children() {
     assert_eq!(removes.load(Ordering::SeqCst), 2);
     assert!(client.discover(&Path::root(), "bump", 10).is_empty());
 }
+
+// A first caller whose future is held but not polled, or dropped off the runtime.
+
+/// A first caller whose future is held but not polled (as in a `select!`) does not starve a
+/// caller who joins it, even in the same task: joining moves the request to a task of its own.
+#[tokio::test(flavor = "current_thread")]
+async fn a_joiner_is_answered_while_the_first_caller_is_not_polled() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    let (open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let root = Path::root();
+    let mut leader = Box::pin(client.observe(&root, 0));
+    // Poll the leader once: its request is out, waiting at the gate.
+    let first = std::future::poll_fn(|cx| std::task::Poll::Ready(leader.as_mut().poll(cx))).await;
+    assert!(first.is_pending());
+    while host.counters.observes.load(Ordering::SeqCst) == 0 {
+        tokio::task::yield_now().await;
+    }
+    // The Host answers.
+    open.send(()).unwrap();
+    // Another observe of the same path, while the leader future is held but not polled.
+    let joined = tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        client.observe(&Path::root(), 0),
+    )
+    .await;
+    assert!(
+        joined.is_ok(),
+        "the joiner hung: nobody drives the first caller's request"
+    );
+    assert!(joined.unwrap().is_ok());
+    // The first caller, polled again, gets the same answer; one request was sent.
+    assert!(leader.await.is_ok());
+    assert_eq!(host.counters.observes.load(Ordering::SeqCst), 1);
+}
+
+/// The same across tasks: task A holds its first caller's future while it waits for task B,
+/// which joins the observe and only then signals A.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_joiner_in_another_task_is_answered_while_the_first_caller_waits_for_it() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    let (open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let (tx, rx) = oneshot::channel::<()>();
+    let a = {
+        let client = client.clone();
+        let host = host.clone();
+        tokio::spawn(async move {
+            let root = Path::root();
+            let leader = client.observe(&root, 0);
+            tokio::pin!(leader);
+            tokio::select! {
+                biased;
+                _ = &mut leader => {}
+                // The request is out: go wait for B (leader held, not polled).
+                _ = async { while host.counters.observes.load(Ordering::SeqCst) == 0 { tokio::task::yield_now().await } } => {
+                    open.send(()).unwrap();
+                    let _ = rx.await;
+                    let _ = leader.await;
+                }
+            }
+        })
+    };
+    while host.counters.observes.load(Ordering::SeqCst) == 0 {
+        tokio::task::yield_now().await;
+    }
+    let b = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let r = client.observe(&Path::root(), 0).await;
+            let _ = tx.send(());
+            r
+        })
+    };
+    let done = tokio::time::timeout(std::time::Duration::from_secs(2), b).await;
+    assert!(done.is_ok(), "B hung on A's unpolled first caller");
+    assert!(done.unwrap().unwrap().is_ok());
+    a.await.unwrap();
+    assert_eq!(host.counters.observes.load(Ordering::SeqCst), 1);
+}
+
+/// A first caller's future dropped outside any runtime context (the runtime still running):
+/// the request it sent still completes, on the runtime it began on, and answers the joiner.
+#[test]
+fn a_first_caller_dropped_off_the_runtime_still_answers_the_joiner() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    let (open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let root = Path::root();
+    let mut leader = Box::pin(client.observe(&root, 0));
+    runtime.block_on(async {
+        let first =
+            std::future::poll_fn(|cx| std::task::Poll::Ready(leader.as_mut().poll(cx))).await;
+        assert!(first.is_pending());
+    });
+    let follower = {
+        let client = client.clone();
+        runtime.spawn(async move { client.observe(&Path::root(), 0).await })
+    };
+    runtime.block_on(async {
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+    });
+    // Dropped on this thread, outside the runtime's context.
+    drop(leader);
+    let _ = open.send(());
+    let result = runtime
+        .block_on(async { tokio::time::timeout(std::time::Duration::from_secs(5), follower).await })
+        .expect("the joiner is answered")
+        .unwrap();
+    assert_eq!(host.counters.observes.load(Ordering::SeqCst), 1);
+    assert!(
+        result.is_ok(),
+        "follower got {result:?} though the runtime is alive"
+    );
+}
+
+/// Fetch and observe interleave with a depth-0 and a depth-1 observe of the same path; the
+/// older deep answer must not overwrite the newer shallow one (wire-v1 §5).
+#[tokio::test]
+async fn an_older_deep_observe_does_not_overwrite_a_newer_shallow_one() {
+    let host = FaultHost::new();
+    let client = client(&host);
+    let (open, gate) = oneshot::channel();
+    host.push(Fault::Gate(gate));
+    let deep = {
+        let client = client.clone();
+        tokio::spawn(async move { client.observe(&Path::root(), 1).await })
+    };
+    while host.counters.observes.load(Ordering::SeqCst) == 0 {
+        tokio::task::yield_now().await;
+    }
+    host.version.store(2, Ordering::SeqCst);
+    client.interface(&counter()).await.unwrap();
+    client.observe(&Path::root(), 0).await.unwrap();
+    host.version.store(1, Ordering::SeqCst);
+    open.send(()).unwrap();
+    let _ = deep.await.unwrap();
+    let held =
+        client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator.clone());
+    assert_eq!(held, Some(Validator::new(b"v2".to_vec())));
+    client.with_space(|space| assert_eq!(space.in_flight(), 0));
+}

@@ -618,3 +618,78 @@ fn a_duplicate_response_changes_nothing() {
     assert_eq!(twice, Completion::UnknownRequest);
     assert_eq!(space.dump().trim(), "/ fresh ref=root v=3");
 }
+
+#[test]
+fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
+    // Deep first, shallow newer: the deep answer (older) is stale whichever arrives first.
+    check(
+        vec![
+            Observe("deep", "/p"),
+            Observe("shallow", "/p"),
+            Tree("deep", issues("1"), "stale"),
+            Tree("shallow", node("p").r("p").v("2"), "applied 1/0"),
+        ],
+        "/p fresh ref=p v=2",
+    );
+    check(
+        vec![
+            Observe("deep", "/p"),
+            Observe("shallow", "/p"),
+            Tree("shallow", node("p").r("p").v("2"), "applied 1/0"),
+            Tree("deep", issues("1"), "stale"),
+        ],
+        "/p fresh ref=p v=2",
+    );
+    // Shallow first (older), deep newer arriving first: the shallow one is stale.
+    check(
+        vec![
+            Observe("shallow", "/p"),
+            Observe("deep", "/p"),
+            Tree("deep", issues("1"), "applied 3/0"),
+            Tree("shallow", node("p").r("p").v("0"), "stale"),
+        ],
+        "
+/p fresh ref=p children=[1,2]
+/p/1 fresh ref=i1 v=1 discoverable
+/p/2 fresh ref=i2 v=1 discoverable",
+    );
+    // A leaf answer for a child (older) after a deep newer observe of the parent wrote it.
+    check(
+        vec![
+            Observe("one", "/p/1"),
+            Observe("deep", "/p"),
+            Tree("deep", issues("1"), "applied 3/0"),
+            Tree("one", node("1").r("i1").v("0"), "stale"),
+        ],
+        "
+/p fresh ref=p children=[1,2]
+/p/1 fresh ref=i1 v=1 discoverable
+/p/2 fresh ref=i2 v=1 discoverable",
+    );
+}
+
+#[test]
+fn eviction_under_pressure_spares_loading_entries() {
+    let limits = SpaceLimits {
+        objects: 1,
+        ..SpaceLimits::default()
+    };
+    check_with(
+        limits,
+        vec![
+            Observe("a", "/a"),
+            Tree("a", node("a"), "applied 1/0"),
+            Observe("b", "/b"),
+            Observe("c", "/c"),
+            Observe("a2", "/a"),
+            Tree("b", node("b"), "applied 1/0"),
+            Abandon("c"),
+            Tree("a2", node("a").v("2"), "applied 1/0"),
+            Observe("d", "/d"),
+            ObserveBroken("d"),
+            Observe("e", "/e"),
+            Tree("e", node("e").kids([node("x"), node("y")]), "applied 3/0"),
+        ],
+        "/e/y fresh discoverable",
+    );
+}
