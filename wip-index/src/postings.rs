@@ -22,6 +22,9 @@ pub(crate) const BLOCK: usize = 128;
 const TABLE: usize = 12;
 /// Bytes of a block table entry.
 const ENTRY: usize = 20;
+/// After how many frequencies of a bit-packed block read one at a time the cursor decodes them
+/// all.
+const EAGER_AFTER: u32 = 4;
 /// The doc id that means "no more postings".
 pub(crate) const END: u32 = u32::MAX;
 
@@ -85,19 +88,6 @@ fn unpack(bytes: &[u8], bits: u32, out: &mut [u32]) {
         out.fill(0);
         return;
     }
-    // With 8 bytes to spare after the values, every value is one unaligned 8-byte read; the
-    // index pads its arena so, and a width known at compile time lets the loop unroll.
-    if bytes.len() >= packed_len(out.len(), bits) + 8 {
-        macro_rules! widths {
-            ($($w:literal)*) => {
-                match bits {
-                    $($w => return unpack_padded::<$w>(bytes, out),)*
-                    _ => {}
-                }
-            };
-        }
-        widths!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
-    }
     let mask = (1u64 << bits) - 1;
     let mut bit = 0;
     for value in out {
@@ -113,18 +103,6 @@ fn unpack(bytes: &[u8], bits: u32, out: &mut [u32]) {
         };
         *value = ((word >> (bit % 8)) & mask) as u32;
         bit += bits as usize;
-    }
-}
-
-/// [`unpack`] of `BITS`-bit values followed by at least 8 bytes.
-#[inline(always)]
-fn unpack_padded<const BITS: usize>(bytes: &[u8], out: &mut [u32]) {
-    let mask = (1u64 << BITS) - 1;
-    for (i, value) in out.iter_mut().enumerate() {
-        let bit = i * BITS;
-        let at = bit / 8;
-        let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        *value = ((word >> (bit % 8)) & mask) as u32;
     }
 }
 
@@ -189,10 +167,15 @@ fn packed_tf(bytes: &[u8], bits: u32, i: usize) -> u32 {
     }
     let bit = i * bits as usize;
     let at = bit / 8;
-    let mut word = [0u8; 8];
-    let tail = &bytes[at..bytes.len().min(at + 8)];
-    word[..tail.len()].copy_from_slice(tail);
-    let word = u64::from_le_bytes(word);
+    let word = match bytes.get(at..at + 8) {
+        Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
+        None => {
+            let mut word = [0u8; 8];
+            let tail = &bytes[at..bytes.len().min(at + 8)];
+            word[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(word)
+        }
+    };
     ((word >> (bit % 8)) & ((1u64 << bits) - 1)) as u32 + 1
 }
 
@@ -431,6 +414,10 @@ pub(crate) struct Cursor<'a> {
     /// decoded one at a time, for the docs a query scores).
     tf_run: usize,
     tf_bits: u32,
+    /// How many frequencies of the current bit-packed block were read one at a time, and
+    /// whether they are all decoded into `buffer` now (after a few: the cursor is scoring many).
+    tf_reads: u32,
+    tfs_decoded: bool,
 }
 
 impl<'a> Cursor<'a> {
@@ -474,6 +461,8 @@ impl<'a> Cursor<'a> {
             buffer: Vec::new(),
             tf_run: 0,
             tf_bits: 0,
+            tf_reads: 0,
+            tfs_decoded: false,
         }
     }
 
@@ -643,6 +632,8 @@ impl<'a> Cursor<'a> {
             let (tf_at, tf_bits) = unpack_docs(bytes, self.remaining, self.doc, &mut self.buffer);
             self.tf_run = self.pos + tf_at;
             self.tf_bits = tf_bits;
+            self.tf_reads = 0;
+            self.tfs_decoded = false;
             self.pos = 0;
         }
     }
@@ -672,12 +663,22 @@ impl<'a> Cursor<'a> {
 
     /// The weighted term frequency at the current doc.
     #[inline]
-    pub(crate) fn tf(&self) -> u32 {
-        if self.block < self.blocks && self.packed() {
-            packed_tf(&self.bytes[self.tf_run..], self.tf_bits, self.pos - 1)
-        } else {
-            self.tf
+    pub(crate) fn tf(&mut self) -> u32 {
+        if !(self.block < self.blocks && self.packed()) {
+            return self.tf;
         }
+        let i = self.pos - 1;
+        if !self.tfs_decoded {
+            self.tf_reads += 1;
+            if self.tf_reads <= EAGER_AFTER {
+                return packed_tf(&self.bytes[self.tf_run..], self.tf_bits, i);
+            }
+            let n = (self.count - self.block * BLOCK).min(BLOCK);
+            let tfs = &mut self.buffer[BLOCK..BLOCK + n];
+            unpack_tfs(&self.bytes[self.tf_run..], self.tf_bits, tfs);
+            self.tfs_decoded = true;
+        }
+        self.buffer[BLOCK + i]
     }
 
     /// The current doc, valid after [`seek`](Self::seek).
@@ -706,11 +707,12 @@ impl<'a> Cursor<'a> {
                 }
             }
             if self.block < self.blocks && self.packed() {
-                // The decoded docs are sorted: search them for the target.
+                // Straight over the decoded docs (most seeks move a few postings).
                 let end = self.pos + self.remaining;
-                let current = self.pos - 1;
-                let mut i =
-                    current + self.buffer[current..end].partition_point(|&doc| doc < target);
+                let mut i = self.pos - 1;
+                while i < end && self.buffer[i] < target {
+                    i += 1;
+                }
                 while i < end && self.dead.contains(self.buffer[i]) {
                     i += 1;
                 }
