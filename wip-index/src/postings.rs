@@ -410,8 +410,8 @@ pub(crate) struct Cursor<'a> {
     /// A decoded block's doc ids, then its term frequencies (`BLOCK` each; allocated on the
     /// first block decoded whole).
     buffer: Vec<u32>,
-    /// In a bit-packed block: where its frequencies are in `bytes` and their width (they are
-    /// decoded one at a time, for the docs a query scores).
+    /// In a bit-packed block: where its frequencies are in `bytes` and their width (read one at
+    /// a time for the first docs a query scores).
     tf_run: usize,
     tf_bits: u32,
     /// How many frequencies of the current bit-packed block were read one at a time, and
