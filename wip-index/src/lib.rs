@@ -81,10 +81,10 @@
 //! this index, tantivy 0.27 (in RAM, one thread, one segment) and the `bm25` crate on the same
 //! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
 //! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy, and
-//! where our heap goes. On a shared 2-core machine: heap 11.8 MiB against 12.2 MiB (0.97x, the
-//! same every run), build 0.55-0.72x, median query 0.72-0.89x and p95 0.92-1.0x of tantivy's
-//! over the runs of the last change (the time ratios move with the machine's load). The top-10
-//! scores equal tantivy's for 99 of the 100 queries. The heap is about 41 bytes an entry: 32 of
+//! where our heap goes. On a shared 2-core machine, two runs with the machine otherwise idle: heap
+//! 11.8 MiB against 12.2 MiB (0.97x, the same every run), build 0.45-0.47x (0.55-0.72x in runs
+//! under load from other builds), median query 0.74-0.77x and p95 0.82-0.83x of tantivy's. The
+//! top-10 scores equal tantivy's for 99 of the 100 queries. The heap is about 41 bytes an entry: 32 of
 //! postings, 4.4 of dictionary (the corpus has about as many terms as entries, most of them a
 //! path's number), 2.7 of path and 1 of length.
 //!
