@@ -104,6 +104,23 @@ fn put_len(out: &mut Vec<u8>, len: usize) {
     put_varint(out, u32::try_from(len).expect("a string under 4 GiB"));
 }
 
+/// Reads the `(shared, suffix)` lengths of an entry after a block's first, which
+/// [`Builder::push`] wrote.
+#[inline]
+fn read_lens(bytes: &[u8], pos: &mut usize) -> (usize, usize) {
+    let lens = usize::from(bytes[*pos]);
+    *pos += 1;
+    let mut shared = lens >> 4;
+    if shared == ESCAPE {
+        shared = get_varint(bytes, pos) as usize;
+    }
+    let mut suffix = lens & 0xF;
+    if suffix == ESCAPE {
+        suffix = get_varint(bytes, pos) as usize;
+    }
+    (shared, suffix)
+}
+
 /// A position in a block: decodes its entries one by one into `key` (or skips their bytes
 /// when `key` is `None`).
 struct Scan<'a, 'k> {
@@ -129,16 +146,7 @@ impl Scan<'_, '_> {
             }
             self.pos += len;
         } else {
-            let lens = usize::from(bytes[self.pos]);
-            self.pos += 1;
-            let mut shared = lens >> 4;
-            if shared == ESCAPE {
-                shared = get_varint(bytes, &mut self.pos) as usize;
-            }
-            let mut suffix = lens & 0xF;
-            if suffix == ESCAPE {
-                suffix = get_varint(bytes, &mut self.pos) as usize;
-            }
+            let (shared, suffix) = read_lens(bytes, &mut self.pos);
             if let Some(key) = self.key.as_deref_mut() {
                 key.truncate(shared);
                 key.extend_from_slice(&bytes[self.pos..self.pos + suffix]);
@@ -260,17 +268,7 @@ impl FrontCoded {
             let (shared, suffix) = if index == start {
                 (0, get_varint(bytes, &mut pos) as usize)
             } else {
-                let lens = usize::from(bytes[pos]);
-                pos += 1;
-                let mut shared = lens >> 4;
-                if shared == ESCAPE {
-                    shared = get_varint(bytes, &mut pos) as usize;
-                }
-                let mut suffix = lens & 0xF;
-                if suffix == ESCAPE {
-                    suffix = get_varint(bytes, &mut pos) as usize;
-                }
-                (shared, suffix)
+                read_lens(bytes, &mut pos)
             };
             let rest = &bytes[pos..pos + suffix];
             pos += suffix;
@@ -328,16 +326,7 @@ impl FrontCoded {
             if self.valued {
                 get_varint(bytes, &mut pos);
             }
-            let lens = usize::from(bytes[pos]);
-            pos += 1;
-            let mut shared = lens >> 4;
-            if shared == ESCAPE {
-                shared = get_varint(bytes, &mut pos) as usize;
-            }
-            let mut suffix = lens & 0xF;
-            if suffix == ESCAPE {
-                suffix = get_varint(bytes, &mut pos) as usize;
-            }
+            let (shared, suffix) = read_lens(bytes, &mut pos);
             key.truncate(shared);
             key.extend_from_slice(&bytes[pos..pos + suffix]);
             pos += suffix;

@@ -557,7 +557,8 @@ impl Index {
             }
             seen.push(term);
             let compacted = self.postings_at(found.postings);
-            let df = self.df(term, compacted);
+            let postings = compacted.1 + self.delta.get(&term).map_or(0, |d| d.docs.len());
+            let df = self.df(term, compacted, postings);
             if df == 0 {
                 return;
             }
@@ -570,7 +571,7 @@ impl Index {
                 cursor,
                 idf,
                 bound,
-                postings: compacted.1 + self.delta.get(&term).map_or(0, |d| d.docs.len()),
+                postings,
                 memo: [(0, 0, 0.0); 8],
             });
         });
@@ -847,12 +848,9 @@ impl Index {
     /// The term's document frequency over the live documents: its postings less the removed
     /// documents among them, counted from the cache on (removals are rare between compactions
     /// next to postings, and a term's count costs the smaller of its postings and the removals
-    /// since its last query).
-    fn df(&self, term: u32, compacted: (&[u8], usize)) -> u32 {
-        let postings = u32::try_from(compacted.1).expect("fewer than 2^32 postings")
-            + self.delta.get(&term).map_or(0, |d| {
-                u32::try_from(d.docs.len()).expect("fewer than 2^32 postings")
-            });
+    /// since its last query). `postings` is how many postings it has, compacted and delta.
+    fn df(&self, term: u32, compacted: (&[u8], usize), postings: usize) -> u32 {
+        let postings = u32::try_from(postings).expect("fewer than 2^32 postings");
         if self.killed.is_empty() || postings == 0 {
             return postings;
         }
