@@ -309,6 +309,10 @@ impl FrontCoded {
     }
 
     /// Writes string `index` into `key`.
+    ///
+    /// The entries of its block up to it are read front to back for where their suffixes are,
+    /// then the string is put together back to front: an entry supplies the bytes from its
+    /// shared prefix up to what the entries after it share, so each byte is copied once.
     pub(crate) fn get(&self, index: u32, key: &mut Vec<u8>) {
         assert!(
             index < self.len,
@@ -317,19 +321,36 @@ impl FrontCoded {
         );
         let bytes = &self.bytes;
         let block = index as usize / BLOCK;
+        let last = index as usize % BLOCK;
         let mut pos = self.heads[block] as usize;
+        // Of each entry up to `index`: the prefix it shares, where its suffix starts, its length.
+        let mut parts = [(0usize, 0usize, 0usize); BLOCK];
         let len = get_varint(bytes, &mut pos) as usize;
-        key.clear();
-        key.extend_from_slice(&bytes[pos..pos + len]);
+        parts[0] = (0, pos, len);
         pos += len;
-        for _ in Self::block_start(block)..index {
+        for part in &mut parts[1..=last] {
             if self.valued {
                 get_varint(bytes, &mut pos);
             }
             let (shared, suffix) = read_lens(bytes, &mut pos);
-            key.truncate(shared);
-            key.extend_from_slice(&bytes[pos..pos + suffix]);
+            *part = (shared, pos, suffix);
             pos += suffix;
+        }
+        let (shared, start, suffix) = parts[last];
+        key.clear();
+        key.resize(shared + suffix, 0);
+        key[shared..].copy_from_slice(&bytes[start..start + suffix]);
+        // The bytes still missing are `..missing`; an entry holds them from its own shared
+        // prefix on (the entry after it shares at least `missing` bytes with it).
+        let mut missing = shared;
+        for &(shared, start, _) in parts[..last].iter().rev() {
+            if missing == 0 {
+                break;
+            }
+            if shared < missing {
+                key[shared..missing].copy_from_slice(&bytes[start..start + missing - shared]);
+                missing = shared;
+            }
         }
     }
 

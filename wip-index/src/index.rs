@@ -1,16 +1,18 @@
 //! The index: documents, the dictionary, postings, updates and the top-k search.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use wip_model::Path;
 
 use crate::dictionary::{self, Dictionary};
 use crate::lengths::Lengths;
-use crate::paths::{Paths, Scope, Slot};
-use crate::postings::{self, Bound, Cursor, Dead, Delta, END};
+use crate::paths::{Paths, Slot};
+use crate::postings::{self, Cursor, Dead, Delta, END};
 use crate::tokenize::tokenize;
+
+mod search;
 
 /// BM25's term-frequency saturation.
 pub const K1: f64 = 1.2;
@@ -166,23 +168,29 @@ pub struct Index {
     /// Live documents and the sum of their lengths.
     live: usize,
     total_len: u64,
-    /// Up to how many postings a query of several terms scores every match.
-    exhaustive: Exhaustive,
+    /// How queries of several terms are evaluated.
+    evaluation: Evaluation,
 }
 
-/// [`EXHAUSTIVE`] unless a test sets another (through `&Index`, to compare both ways on one).
-#[derive(Debug)]
-struct Exhaustive(AtomicUsize);
+/// How a query of several terms is evaluated: by its expected cost, unless a test forces merging
+/// (`1`) or pruning (`2`) through `&Index`, to compare both ways on one index.
+#[derive(Debug, Default)]
+struct Evaluation(AtomicU8);
 
-impl Default for Exhaustive {
-    fn default() -> Self {
-        Self(AtomicUsize::new(EXHAUSTIVE))
+impl Clone for Evaluation {
+    fn clone(&self) -> Self {
+        Self(AtomicU8::new(self.0.load(Ordering::Relaxed)))
     }
 }
 
-impl Clone for Exhaustive {
-    fn clone(&self) -> Self {
-        Self(AtomicUsize::new(self.0.load(Ordering::Relaxed)))
+impl Evaluation {
+    /// Whether a query of several terms is forced to merge (`Some(true)`) or to prune.
+    fn forced(&self) -> Option<bool> {
+        match self.0.load(Ordering::Relaxed) {
+            1 => Some(true),
+            2 => Some(false),
+            _ => None,
+        }
     }
 }
 
@@ -314,12 +322,17 @@ impl Index {
         self.compact_with(None);
     }
 
-    /// Sets up to how many postings (over its terms) a query of several terms scores every
-    /// matching document instead of pruning, for tests of both ways (they give the same
-    /// results).
+    /// Forces how a query of several terms is evaluated: `Some(true)` merges the terms' postings
+    /// and scores every match, `Some(false)` prunes (MaxScore), `None` (the default) chooses by
+    /// the expected cost. For tests of both ways, which give the same results.
     #[doc(hidden)]
-    pub fn set_exhaustive_postings(&self, postings: usize) {
-        self.exhaustive.0.store(postings, Ordering::Relaxed);
+    pub fn force_merging(&self, merge: Option<bool>) {
+        let code = match merge {
+            None => 0,
+            Some(true) => 1,
+            Some(false) => 2,
+        };
+        self.evaluation.0.store(code, Ordering::Relaxed);
     }
 
     /// The heap bytes the index holds (capacities, not lengths; the strings of the paths of
@@ -537,280 +550,6 @@ impl Index {
         self.dead_hits = DeadHits::default();
     }
 
-    /// The `limit` best documents under `scope` (segment-wise: `/a` holds `/a` and `/a/…`, not
-    /// `/ab`) for any of the tokens of `query`, best first; equal scores in path order (bytewise).
-    pub fn search(&self, scope: &Path, query: &str, limit: usize) -> Vec<Hit> {
-        if limit == 0 || self.live == 0 {
-            return Vec::new();
-        }
-        let n = self.live as f64;
-        let avg_len = self.total_len as f64 / n;
-        let mut seen = Vec::new();
-        let mut cursors: Vec<TermCursor<'_>> = Vec::with_capacity(4);
-        tokenize(query, |token| {
-            let Some(found) = self.terms.find(token) else {
-                return;
-            };
-            let term = found.id;
-            if seen.contains(&term) {
-                return;
-            }
-            seen.push(term);
-            let compacted = self.postings_at(found.postings);
-            let postings = compacted.1 + self.delta.get(&term).map_or(0, |d| d.docs.len());
-            let df = self.df(term, compacted, postings);
-            if df == 0 {
-                return;
-            }
-            let cursor = self.cursor_over(term, compacted, Dead(&self.dead));
-            let idf = idf(n, f64::from(df));
-            let bound = cursor
-                .term_bound()
-                .max_score(|tf, len| bm25(idf, f64::from(tf), f64::from(len), avg_len));
-            cursors.push(TermCursor {
-                cursor,
-                idf,
-                bound,
-                postings,
-                memo: [(0, 0, 0.0); 8],
-            });
-        });
-        if cursors.is_empty() {
-            return Vec::new();
-        }
-        let q = cursors.len();
-        // Slots by bound, ascending: the first `essential` are the non-essential terms.
-        let mut order: Vec<usize> = (0..q).collect();
-        order.sort_by(|&a, &b| {
-            cursors[a]
-                .bound
-                .total_cmp(&cursors[b].bound)
-                .then(a.cmp(&b))
-        });
-        // Every sum of scores or bounds is taken over the slots in query order, as the score is:
-        // floating-point addition is monotonic, so a sum of bounds taken so is never below the
-        // score it bounds, and equality means a tie, with no rounding margin needed.
-        let sum = |values: &[f64]| values.iter().sum::<f64>();
-        let mut values = vec![0.0; q];
-        let mut top = TopK {
-            k: limit,
-            items: Vec::new(),
-            paths: &self.paths,
-        };
-        let scope: Scope<'_> = self.paths.scope(scope);
-        let in_scope = |doc: u32| scope.contains(doc, &self.paths);
-        let dead = Dead(&self.dead);
-        let score_of = |c: &mut TermCursor<'_>, doc: u32| {
-            let tf = c.cursor.tf();
-            c.score(tf, self.lens.get(doc), avg_len)
-        };
-        // Compacted doc ids are in path order, and docs are visited in id order: there a doc
-        // that can at best tie with the k-th best loses on its path.
-        let compacted = |doc: u32| doc < self.paths.compacted_len();
-
-        if q == 1 {
-            // One term: the same block-max skipping without the bookkeeping of several.
-            let c = &mut cursors[0];
-            let mut target = 0u32;
-            loop {
-                target = scope.next(target);
-                c.cursor.shallow_seek(target);
-                if c.cursor.exhausted() {
-                    break;
-                }
-                let last = c.cursor.block_last();
-                let bound = c.bound(c.cursor.block_bound(), avg_len);
-                if cannot_beat(bound, top.threshold(), compacted(last)) {
-                    if last >= END - 1 {
-                        break;
-                    }
-                    target = last + 1;
-                    continue;
-                }
-                // Every doc of the block at `target` or after, straight from its decoding.
-                let TermCursor {
-                    cursor, memo, idf, ..
-                } = c;
-                let (docs, tfs) = cursor.block_postings();
-                let from = docs.partition_point(|&doc| doc < target);
-                for (&doc, &tf) in docs[from..].iter().zip(&tfs[from..]) {
-                    if dead.contains(doc) {
-                        continue;
-                    }
-                    let score = memo_score(memo, *idf, tf, self.lens.get(doc), avg_len);
-                    if !cannot_beat(score, top.threshold(), compacted(doc)) && in_scope(doc) {
-                        top.offer(score, doc);
-                    }
-                }
-                if last >= END - 1 {
-                    break;
-                }
-                target = last + 1;
-            }
-            return self.hits(top.items);
-        }
-
-        if cursors.iter().map(|c| c.postings).sum::<usize>()
-            <= self.exhaustive.0.load(Ordering::Relaxed)
-        {
-            // Few postings: score every matching document, the lists merged by doc id.
-            let lists: Vec<(Vec<u32>, Vec<u32>)> = cursors
-                .iter_mut()
-                .map(|c| live_postings(&mut c.cursor, dead, c.postings))
-                .collect();
-            let mut at = vec![0; q];
-            loop {
-                let mut doc = END;
-                for ((docs, _), &i) in lists.iter().zip(&at) {
-                    if let Some(&d) = docs.get(i) {
-                        doc = doc.min(d);
-                    }
-                }
-                if doc == END {
-                    break;
-                }
-                // The sum in query order, as everywhere (a missing term adds nothing).
-                let len = self.lens.get(doc);
-                let mut score = 0.0;
-                for (slot, (docs, tfs)) in lists.iter().enumerate() {
-                    let i = at[slot];
-                    if docs.get(i) == Some(&doc) {
-                        at[slot] = i + 1;
-                        score += cursors[slot].score(tfs[i], len, avg_len);
-                    }
-                }
-                if !cannot_beat(score, top.threshold(), compacted(doc)) && in_scope(doc) {
-                    top.offer(score, doc);
-                }
-            }
-            return self.hits(top.items);
-        }
-
-        // Block-max MaxScore: the non-essential terms' bounds together cannot beat the
-        // threshold, so only the essential terms' docs are candidates; a window of docs in which
-        // every essential term stays in one block is skipped whole when the blocks' bounds
-        // cannot beat it either.
-        let mut target = 0u32;
-        // The threshold the essential terms were chosen at, and how many are not.
-        let mut partition = (f64::NAN, 0);
-        'windows: loop {
-            target = scope.next(target);
-            let threshold = top.threshold();
-            if partition.0 != threshold {
-                let mut essential = 0;
-                while essential < q {
-                    values.iter_mut().for_each(|v| *v = 0.0);
-                    for &slot in &order[..=essential] {
-                        values[slot] = cursors[slot].bound;
-                    }
-                    if !cannot_beat(sum(&values), threshold, false) {
-                        break;
-                    }
-                    essential += 1;
-                }
-                partition = (threshold, essential);
-            }
-            let essential = partition.1;
-            if essential == q {
-                break;
-            }
-            let mut last = END;
-            let mut any = false;
-            for &slot in &order[essential..] {
-                let c = &mut cursors[slot];
-                c.cursor.shallow_seek(target);
-                values[slot] = if c.cursor.exhausted() {
-                    0.0
-                } else {
-                    any = true;
-                    last = last.min(c.cursor.block_last());
-                    c.bound(c.cursor.block_bound(), avg_len)
-                };
-            }
-            for &slot in &order[..essential] {
-                // The non-essential term's blocks over the window, when they are few.
-                let c = &mut cursors[slot];
-                c.cursor.shallow_seek(target);
-                values[slot] = match c.cursor.bound_until(last, 4) {
-                    Some(bound) => c.bound(bound, avg_len),
-                    None => c.bound,
-                };
-            }
-            if !any {
-                break;
-            }
-            // A term whose block reaches past the window (a rare term's single block) adds
-            // nothing if its next doc is past the window too.
-            for &slot in &order[essential..] {
-                let c = &mut cursors[slot];
-                if !c.cursor.exhausted()
-                    && c.cursor.block_last() > last
-                    && c.cursor.seek(target) > last
-                {
-                    values[slot] = 0.0;
-                }
-            }
-            if cannot_beat(sum(&values), threshold, compacted(last)) {
-                if last >= END - 1 {
-                    break;
-                }
-                target = last + 1;
-                continue;
-            }
-            loop {
-                let mut doc = END;
-                for &slot in &order[essential..] {
-                    doc = doc.min(cursors[slot].cursor.seek(target));
-                }
-                if doc == END {
-                    break 'windows;
-                }
-                if doc > last {
-                    target = doc;
-                    continue 'windows;
-                }
-                target = doc + 1;
-                for (rank, &slot) in order.iter().enumerate() {
-                    let c = &mut cursors[slot];
-                    values[slot] = if rank < essential {
-                        // The bound of the non-essential term's block at `doc`, without decoding.
-                        c.cursor.shallow_seek(doc);
-                        if c.cursor.exhausted() {
-                            0.0
-                        } else {
-                            c.bound(c.cursor.block_bound(), avg_len)
-                        }
-                    } else if c.cursor.doc() == doc {
-                        score_of(c, doc)
-                    } else {
-                        0.0
-                    };
-                }
-                let mut competitive = !cannot_beat(sum(&values), threshold, compacted(doc));
-                for rank in (0..essential).rev() {
-                    if !competitive {
-                        break;
-                    }
-                    let slot = order[rank];
-                    let c = &mut cursors[slot];
-                    values[slot] = if c.cursor.seek(doc) == doc {
-                        score_of(c, doc)
-                    } else {
-                        0.0
-                    };
-                    competitive = !cannot_beat(sum(&values), threshold, compacted(doc));
-                }
-                if competitive && in_scope(doc) {
-                    top.offer(sum(&values), doc);
-                    if top.threshold() != threshold {
-                        continue 'windows;
-                    }
-                }
-            }
-        }
-        self.hits(top.items)
-    }
-
     /// The compacted postings at `range` of the arena (a count, then their encoding), and how
     /// many they are.
     fn postings_at(&self, range: Option<std::ops::Range<usize>>) -> (&[u8], usize) {
@@ -899,117 +638,5 @@ impl Index {
                 score,
             })
             .collect()
-    }
-}
-
-/// The live postings of a cursor's term as doc ids and term frequencies (`postings` is how
-/// many it has, live or not).
-fn live_postings(cursor: &mut Cursor<'_>, dead: Dead<'_>, postings: usize) -> (Vec<u32>, Vec<u32>) {
-    let (mut docs, mut tfs) = (Vec::with_capacity(postings), Vec::with_capacity(postings));
-    let mut target = 0;
-    loop {
-        cursor.shallow_seek(target);
-        if cursor.exhausted() {
-            break;
-        }
-        let last = cursor.block_last();
-        let (block_docs, block_tfs) = cursor.block_postings();
-        for (&doc, &tf) in block_docs.iter().zip(block_tfs) {
-            if !dead.contains(doc) {
-                docs.push(doc);
-                tfs.push(tf);
-            }
-        }
-        if last >= END - 1 {
-            break;
-        }
-        target = last + 1;
-    }
-    (docs, tfs)
-}
-
-/// Up to how many postings (over the terms of a query of several) every matching document is
-/// scored, rather than pruned: below this, merging the decoded lists costs less than MaxScore's
-/// bookkeeping.
-const EXHAUSTIVE: usize = 1_536;
-
-/// Whether a document whose score is at most `bound` cannot enter the top k at `threshold`
-/// (`ties_lose`: it would lose a tie on its path).
-fn cannot_beat(bound: f64, threshold: f64, ties_lose: bool) -> bool {
-    bound < threshold || (ties_lose && bound == threshold)
-}
-
-struct TermCursor<'a> {
-    cursor: Cursor<'a>,
-    idf: f64,
-    bound: f64,
-    /// How many postings the term has (live or not).
-    postings: usize,
-    memo: Memo,
-}
-
-impl TermCursor<'_> {
-    /// [`bm25`] of this term at `(tf, len)`, bit for bit.
-    #[inline]
-    fn score(&mut self, tf: u32, len: u32, avg_len: f64) -> f64 {
-        memo_score(&mut self.memo, self.idf, tf, len, avg_len)
-    }
-
-    /// The largest score of the postings `bound` bounds.
-    #[inline]
-    fn bound(&mut self, bound: Bound, avg_len: f64) -> f64 {
-        bound.max_score(|tf, len| self.score(tf, len, avg_len))
-    }
-}
-
-/// The last scores computed, by `(tf, len)` (most documents share a few).
-type Memo = [(u32, u32, f64); 8];
-
-/// [`bm25`] at `(tf, len)`, bit for bit, from `memo` when it holds it.
-#[inline]
-fn memo_score(memo: &mut Memo, idf: f64, tf: u32, len: u32, avg_len: f64) -> f64 {
-    let slot = ((tf ^ len.wrapping_mul(3)) & 7) as usize;
-    let (t, l, s) = memo[slot];
-    if t == tf && l == len {
-        return s;
-    }
-    let s = bm25(idf, f64::from(tf), f64::from(len), avg_len);
-    memo[slot] = (tf, len, s);
-    s
-}
-
-/// The best `k` `(score, doc)` so far, best first; equal scores in path order.
-struct TopK<'a> {
-    k: usize,
-    items: Vec<(f64, u32)>,
-    paths: &'a Paths,
-}
-
-impl TopK<'_> {
-    fn better(&self, a: (f64, u32), b: (f64, u32)) -> bool {
-        a.0 > b.0 || (a.0 == b.0 && self.paths.cmp(a.1, b.1).is_lt())
-    }
-
-    /// The score a document must reach to enter (equal may enter on its path).
-    fn threshold(&self) -> f64 {
-        if self.items.len() < self.k {
-            f64::NEG_INFINITY
-        } else {
-            self.items[self.k - 1].0
-        }
-    }
-
-    fn offer(&mut self, score: f64, doc: u32) {
-        let item = (score, doc);
-        if self.items.len() == self.k {
-            if !self.better(item, self.items[self.k - 1]) {
-                return;
-            }
-            self.items.pop();
-        }
-        let at = self
-            .items
-            .partition_point(|&other| self.better(other, item));
-        self.items.insert(at, item);
     }
 }

@@ -201,6 +201,12 @@ pub(crate) struct Scope<'a> {
 }
 
 impl Scope<'_> {
+    /// Whether every doc id from `first` to `last` is under the scope.
+    #[inline]
+    pub(crate) fn covers(&self, first: u32, last: u32) -> bool {
+        self.range.start <= first && last < self.range.end
+    }
+
     /// Whether `doc` is under the scope.
     pub(crate) fn contains(&self, doc: u32, paths: &Paths) -> bool {
         if doc < self.base {

@@ -375,6 +375,12 @@ impl Delta {
 pub(crate) struct Dead<'a>(pub(crate) &'a [u64]);
 
 impl Dead<'_> {
+    /// Whether no document is removed (none since the last compaction).
+    #[inline]
+    pub(crate) fn is_empty(self) -> bool {
+        self.0.is_empty()
+    }
+
     #[inline]
     pub(crate) fn contains(self, doc: u32) -> bool {
         self.0
@@ -407,9 +413,11 @@ pub(crate) struct Cursor<'a> {
     /// The current doc when `decoded` (or `END`), and its term frequency.
     doc: u32,
     tf: u32,
-    /// A decoded block's doc ids, then its term frequencies (`BLOCK` each; allocated on the
-    /// first block decoded whole).
-    buffer: Vec<u32>,
+    /// A decoded block's doc ids and its term frequencies (two allocations of under 1 KiB,
+    /// which the allocator serves from its per-thread cache; a larger one costs a search of its
+    /// free lists).
+    docs: Box<[u32; BLOCK]>,
+    tfs: Box<[u32; BLOCK]>,
     /// In a bit-packed block: where its frequencies are in `bytes` and their width (read one at
     /// a time for the first docs a query scores).
     tf_run: usize,
@@ -458,7 +466,8 @@ impl<'a> Cursor<'a> {
             remaining: 0,
             doc: 0,
             tf: 0,
-            buffer: Vec::new(),
+            docs: Box::new([0; BLOCK]),
+            tfs: Box::new([0; BLOCK]),
             tf_run: 0,
             tf_bits: 0,
             tf_reads: 0,
@@ -588,11 +597,9 @@ impl<'a> Cursor<'a> {
         }
         let n = self.remaining;
         if self.packed() {
-            let tfs = &mut self.buffer[BLOCK..BLOCK + n];
-            unpack_tfs(&self.bytes[self.tf_run..], self.tf_bits, tfs);
+            unpack_tfs(&self.bytes[self.tf_run..], self.tf_bits, &mut self.tfs[..n]);
         } else {
-            self.grow_buffer();
-            let (docs, tfs) = self.buffer.split_at_mut(BLOCK);
+            let (docs, tfs) = (&mut self.docs, &mut self.tfs);
             for i in 0..n {
                 let (delta, tf) = get_posting(self.bytes, &mut self.pos);
                 self.doc += delta;
@@ -600,13 +607,7 @@ impl<'a> Cursor<'a> {
                 tfs[i] = tf;
             }
         }
-        (&self.buffer[..n], &self.buffer[BLOCK..BLOCK + n])
-    }
-
-    fn grow_buffer(&mut self) {
-        if self.buffer.is_empty() {
-            self.buffer = vec![0; 2 * BLOCK];
-        }
+        (&self.docs[..n], &self.tfs[..n])
     }
 
     /// Positions the cursor before the current block's first posting.
@@ -627,9 +628,8 @@ impl<'a> Cursor<'a> {
         }
         self.remaining = (self.count - self.block * BLOCK).min(BLOCK);
         if self.packed() {
-            self.grow_buffer();
             let bytes = &self.bytes[self.pos..];
-            let (tf_at, tf_bits) = unpack_docs(bytes, self.remaining, self.doc, &mut self.buffer);
+            let (tf_at, tf_bits) = unpack_docs(bytes, self.remaining, self.doc, &mut self.docs[..]);
             self.tf_run = self.pos + tf_at;
             self.tf_bits = tf_bits;
             self.tf_reads = 0;
@@ -646,7 +646,7 @@ impl<'a> Cursor<'a> {
         }
         self.remaining -= 1;
         if self.block < self.blocks && self.packed() {
-            self.doc = self.buffer[self.pos];
+            self.doc = self.docs[self.pos];
             self.pos += 1;
         } else if self.block < self.blocks {
             let (delta, tf) = get_posting(self.bytes, &mut self.pos);
@@ -674,11 +674,10 @@ impl<'a> Cursor<'a> {
                 return packed_tf(&self.bytes[self.tf_run..], self.tf_bits, i);
             }
             let n = (self.count - self.block * BLOCK).min(BLOCK);
-            let tfs = &mut self.buffer[BLOCK..BLOCK + n];
-            unpack_tfs(&self.bytes[self.tf_run..], self.tf_bits, tfs);
+            unpack_tfs(&self.bytes[self.tf_run..], self.tf_bits, &mut self.tfs[..n]);
             self.tfs_decoded = true;
         }
-        self.buffer[BLOCK + i]
+        self.tfs[i]
     }
 
     /// The current doc, valid after [`seek`](Self::seek).
@@ -710,14 +709,14 @@ impl<'a> Cursor<'a> {
                 // Straight over the decoded docs (most seeks move a few postings).
                 let end = self.pos + self.remaining;
                 let mut i = self.pos - 1;
-                while i < end && self.buffer[i] < target {
+                while i < end && self.docs[i] < target {
                     i += 1;
                 }
-                while i < end && self.dead.contains(self.buffer[i]) {
+                while i < end && self.dead.contains(self.docs[i]) {
                     i += 1;
                 }
                 if i < end {
-                    self.doc = self.buffer[i];
+                    self.doc = self.docs[i];
                     self.pos = i + 1;
                     self.remaining = end - i - 1;
                     return self.doc;

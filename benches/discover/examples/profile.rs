@@ -1,8 +1,9 @@
 //! Runs wip-index's discover-bench queries in a loop, for a profiler (`perf record`, or
-//! `valgrind --tool=callgrind --toggle-collect='*Index::search*'` with a count of runs):
-//! `cargo run --release --example profile -- [SECONDS | RUNS'x'] [QUERY...]` (all 100 queries
-//! when none is given). Prints each query's mean time at the end. `DISCOVER_EXHAUSTIVE` sets up
-//! to how many postings a query of several terms is scored without pruning.
+//! `valgrind --tool=callgrind --toggle-collect='*Index>::search'` with a count of rounds):
+//! `cargo run --release --example profile -- [SECONDS | ROUNDS'x'] [QUERY...]` (all 100 queries
+//! when none is given). A round runs each query 15 times in a row, as the bench does; prints
+//! each query's best median over the rounds at the end. `DISCOVER_MERGE=always` (or `never`)
+//! makes every query of several terms merge its postings and score every match (or prune).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -25,33 +26,38 @@ fn main() {
         document.description = description;
         document
     }));
-    if let Some(postings) = std::env::var("DISCOVER_EXHAUSTIVE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
-        // Up to how many postings a query of several terms is scored without pruning.
-        index.set_exhaustive_postings(postings);
+    match std::env::var("DISCOVER_MERGE").as_deref() {
+        // How queries of several terms are evaluated: always merged, always pruned, or by cost.
+        Ok("always") => index.force_merging(Some(true)),
+        Ok("never") => index.force_merging(Some(false)),
+        _ => {}
     }
     let queries = if chosen.is_empty() { queries() } else { chosen };
     let root = Path::root();
-    let mut runs = vec![(Duration::ZERO, 0u32); queries.len()];
+    // As the bench does: each query run several times in a row, its time the median of those
+    // runs; then round after round until the time or the count of rounds is up, keeping each
+    // query's best median.
+    let mut best = vec![Duration::MAX; queries.len()];
     let start = Instant::now();
-    while start.elapsed().as_secs_f64() < seconds && runs[0].1 < max_runs {
-        for (q, run) in queries.iter().zip(&mut runs) {
-            let t = Instant::now();
-            black_box(index.search(&root, q, 10));
-            run.0 += t.elapsed();
-            run.1 += 1;
+    let mut rounds = 0;
+    while start.elapsed().as_secs_f64() < seconds && rounds < max_runs {
+        for (q, best) in queries.iter().zip(&mut best) {
+            let mut times: Vec<Duration> = (0..15)
+                .map(|_| {
+                    let t = Instant::now();
+                    black_box(index.search(&root, q, 10));
+                    t.elapsed()
+                })
+                .collect();
+            times.sort();
+            *best = (*best).min(times[times.len() / 2]);
         }
+        rounds += 1;
     }
-    let mut means: Vec<(Duration, &String)> = runs
-        .iter()
-        .zip(&queries)
-        .map(|(r, q)| (r.0 / r.1, q))
-        .collect();
-    means.sort();
-    for (mean, q) in &means {
-        println!("{mean:>10.2?} {q}");
+    let mut medians: Vec<(Duration, &String)> = best.into_iter().zip(&queries).collect();
+    medians.sort();
+    for (median, q) in &medians {
+        println!("{median:>10.2?} {q}");
     }
-    println!("median {:.2?}", means[means.len() / 2].0);
+    println!("median {:.2?}", medians[medians.len() / 2].0);
 }

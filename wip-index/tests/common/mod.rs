@@ -86,10 +86,13 @@ impl BruteForce {
 }
 
 pub fn assert_same(index: &Index, brute: &BruteForce, scope: &Path, query: &str, limit: usize) {
-    // With pruning wherever the query has several terms, then as the index is set up.
-    index.set_exhaustive_postings(0);
+    // With pruning wherever the query has several terms, then merging, then as the index
+    // chooses.
+    index.force_merging(Some(false));
     check_same(index, brute, scope, query, limit);
-    index.set_exhaustive_postings(usize::MAX);
+    index.force_merging(Some(true));
+    check_same(index, brute, scope, query, limit);
+    index.force_merging(None);
     check_same(index, brute, scope, query, limit);
 }
 
