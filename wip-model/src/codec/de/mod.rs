@@ -7,6 +7,7 @@
 mod call;
 mod descriptor;
 mod envelope;
+mod members;
 mod object;
 mod value;
 
