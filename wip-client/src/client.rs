@@ -331,9 +331,7 @@ impl Client {
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
     pub async fn resolve(&self, path: &Path) -> Result<Object, ClientError> {
         {
-            let mut state = self.state();
-            if let Some(object) = state.space.fresh_object(path).cloned() {
-                state.space.touch(path);
+            if let Some(object) = self.state().space.use_fresh_object(path).cloned() {
                 return Ok(object);
             }
         }
@@ -503,19 +501,12 @@ impl Client {
     ) -> Result<Prepared, CallError> {
         // What the call needs of the Object, read in place when a fresh observation is held
         // (as resolve would, without copying the Object), or from a new depth-0 observe.
-        let held = {
-            let mut state = self.state();
-            let held = state.space.fresh_object(path).map(|object| {
-                (
-                    object.interfaces.contains(reference),
-                    object.validator.clone(),
-                )
-            });
-            if held.is_some() {
-                state.space.touch(path);
-            }
-            held
-        };
+        let held = self.state().space.use_fresh_object(path).map(|object| {
+            (
+                object.interfaces.contains(reference),
+                object.validator.clone(),
+            )
+        });
         let (member, validator) = match held {
             Some(held) => held,
             None => {

@@ -317,21 +317,20 @@ impl HttpTransport {
                 }
             })?;
             let (parts, mut body) = response.into_parts();
-            let header_text = |name| {
-                parts
-                    .headers
-                    .get_all(name)
-                    .iter()
-                    .map(|value: &HeaderValue| {
-                        value
-                            .to_str()
-                            .map(str::to_owned)
-                            .unwrap_or_else(|_| "\u{fffd}".into())
-                    })
-                    .collect::<Vec<_>>()
+            let text = |value: &HeaderValue| {
+                value
+                    .to_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|_| "\u{fffd}".into())
             };
-            let content_type = header_text(header::CONTENT_TYPE).into_iter().next();
-            let content_encodings = header_text(header::CONTENT_ENCODING);
+            // The first Content-Type value; every Content-Encoding value, in order.
+            let content_type = parts.headers.get(header::CONTENT_TYPE).map(text);
+            let content_encodings = parts
+                .headers
+                .get_all(header::CONTENT_ENCODING)
+                .iter()
+                .map(text)
+                .collect();
             let declared = parts
                 .headers
                 .get(header::CONTENT_LENGTH)

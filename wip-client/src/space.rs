@@ -322,6 +322,17 @@ impl KnownSpace {
         }
     }
 
+    /// The Object at `path` if its observation is fresh, marked as just used for eviction (as
+    /// [`touch`](Self::touch) does) when it is: one lookup where the two took two.
+    pub fn use_fresh_object(&mut self, path: &Path) -> Option<&Object> {
+        let entry = self.objects.get_mut(path)?;
+        if !matches!(entry.state, Some(ObservationState::Fresh)) {
+            return None;
+        }
+        Self::relink(&mut self.lru, entry, path);
+        entry.object.as_ref()
+    }
+
     /// The child paths of `path` in the Host's order, if its children were observed.
     pub fn children(&self, path: &Path) -> Option<Vec<Path>> {
         let names = self.objects.get(path)?.children.as_ref()?;
@@ -554,8 +565,10 @@ impl KnownSpace {
             Err(Completion::StaleResponseRejected)
         } else {
             let own = match &entry.object {
-                Some(held) if !entry.validator_from_call => consistent(held, &node.object),
-                _ => Ok(()),
+                Some(held) if !entry.validator_from_call => {
+                    consistent_noting_equal(held, &node.object)
+                }
+                _ => Ok(false),
             };
             aliases.and(own).map_err(|reason| {
                 entry.state = Some(ObservationState::Error(SpaceError::InvalidResponse(
@@ -564,12 +577,15 @@ impl KnownSpace {
                 Completion::InvalidResponse(reason)
             })
         };
-        if let Err(completion) = verdict {
-            Self::relink(&mut self.lru, entry, path);
-            self.drop_empty(path);
-            return completion;
-        }
-        let written = Self::write_entry(entry, &mut self.lru, id, path, node, false);
+        let unchanged = match verdict {
+            Ok(unchanged) => unchanged,
+            Err(completion) => {
+                Self::relink(&mut self.lru, entry, path);
+                self.drop_empty(path);
+                return completion;
+            }
+        };
+        let written = Self::write_entry(entry, &mut self.lru, id, path, node, false, unchanged);
         self.after_write(id, path, node, written);
         Completion::Applied {
             applied: 1,
@@ -655,11 +671,12 @@ impl KnownSpace {
             .objects
             .entry(path.clone())
             .or_insert_with(ObjectEntry::new);
-        let written = Self::write_entry(entry, &mut self.lru, id, path, node, is_child);
+        let written = Self::write_entry(entry, &mut self.lru, id, path, node, is_child, false);
         self.after_write(id, path, node, written);
     }
 
-    /// Writes `node` observed by request `id` into its entry.
+    /// Writes `node` observed by request `id` into its entry; `unchanged` when the caller
+    /// already found the entry's Object equal to the node's.
     fn write_entry(
         entry: &mut ObjectEntry,
         lru: &mut Lru,
@@ -667,6 +684,7 @@ impl KnownSpace {
         path: &Path,
         node: &ObjectObservation,
         is_child: bool,
+        unchanged: bool,
     ) -> Written {
         let object = &node.object;
         let held_ref = entry
@@ -680,6 +698,7 @@ impl KnownSpace {
         };
         match &mut entry.object {
             // Observed again unchanged, the usual case: nothing to copy.
+            Some(_) if unchanged => {}
             Some(held) if held == object => {}
             Some(held) => assign(held, object),
             None => entry.object = Some(object.clone()),
@@ -1129,7 +1148,24 @@ impl KnownSpace {
         else {
             return self.call_validator_at(id, path, validator);
         };
-        // One Object at several paths: every path that holds it shows the new validator.
+        // One Object at several paths: every path that holds it shows the new validator. (Held
+        // at this path alone, the usual case, it is written without listing the paths.)
+        let alone = self
+            .by_ref
+            .get(&object_ref)
+            .is_some_and(|paths| paths.len() == 1 && paths.contains(path));
+        if alone {
+            return match self.call_validator_at(id, path, validator) {
+                Completion::Applied { .. } => Completion::Applied {
+                    applied: 1,
+                    superseded: 0,
+                },
+                _ => Completion::Applied {
+                    applied: 0,
+                    superseded: 1,
+                },
+            };
+        }
         let paths: Vec<Path> = self
             .by_ref
             .get(&object_ref)
@@ -1414,15 +1450,26 @@ fn assign(held: &mut Object, object: &Object) {
 /// The consistency rule of wire-v1 §5 for two valid observations: the same `ref` and the same
 /// validator mean the same representation.
 fn consistent(first: &Object, second: &Object) -> Result<(), String> {
+    consistent_noting_equal(first, second).map(|_| ())
+}
+
+/// [`consistent`], and whether the two were found equal on the way (`false` when the rule did
+/// not need to compare them), so that a caller about to write one over the other need not
+/// compare them again.
+fn consistent_noting_equal(first: &Object, second: &Object) -> Result<bool, String> {
     let same_evidence = first.object_ref.is_some()
         && first.object_ref == second.object_ref
         && first.validator.is_some()
         && first.validator == second.validator;
-    if same_evidence && first != second {
-        // The model's check words the error.
-        validate_object_consistency(first, second).map_err(|error| error.to_string())?;
+    if !same_evidence {
+        return Ok(false);
     }
-    Ok(())
+    if first == second {
+        return Ok(true);
+    }
+    // The model's check words the error.
+    validate_object_consistency(first, second).map_err(|error| error.to_string())?;
+    Ok(false)
 }
 
 fn state_name(state: &ObservationState) -> String {

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::descriptor::TypeExpr;
 use crate::path::Path;
+use crate::text::Str;
 use crate::valid_descriptor::ValidDescriptor;
 use crate::validate::{
     Location, MAX_VALIDATION_DEPTH, Segment, ValidationError, ValidationErrorKind,
@@ -28,7 +29,26 @@ pub struct EntryLocation(Option<Arc<Step>>);
 
 struct Step {
     parent: Option<Arc<Self>>,
-    segment: Segment,
+    segment: StepSegment,
+}
+
+/// A step's segment as a location keeps it: a member name as a [`Str`], inline when short, so
+/// that a step costs one allocation, its own. It becomes a [`Segment`] only when the location
+/// is read.
+enum StepSegment {
+    Key(Str),
+    Index(usize),
+    Payload,
+}
+
+impl StepSegment {
+    fn to_segment(&self) -> Segment {
+        match self {
+            Self::Key(name) => Segment::key(name),
+            Self::Index(index) => Segment::Index(*index),
+            Self::Payload => Segment::member(UNION_VALUE_FIELD),
+        }
+    }
 }
 
 impl EntryLocation {
@@ -42,7 +62,7 @@ impl EntryLocation {
         let mut segments = Vec::new();
         let mut step = self.0.as_deref();
         while let Some(here) = step {
-            segments.push(here.segment.clone());
+            segments.push(here.segment.to_segment());
             step = here.parent.as_deref();
         }
         segments.reverse();
@@ -113,7 +133,6 @@ pub fn entries_of(
     let mut walk = Walk {
         descriptor,
         here: Vec::new(),
-        built: Vec::new(),
         found: Vec::new(),
     };
     walk.value(ty, value)?;
@@ -136,45 +155,48 @@ impl Down<'_> {
             Self::Payload => Segment::member(UNION_VALUE_FIELD),
         }
     }
+
+    fn step_segment(self) -> StepSegment {
+        match self {
+            Self::Key(name) => StepSegment::Key(name.into()),
+            Self::Index(index) => StepSegment::Index(index),
+            Self::Payload => StepSegment::Payload,
+        }
+    }
 }
 
 struct Walk<'d, 'v> {
     descriptor: &'d ValidDescriptor,
-    /// The steps from the root to the part being walked.
-    here: Vec<Down<'v>>,
-    /// The shared location of each step of `here`, made only once an entry lies below it.
-    built: Vec<Option<Arc<Step>>>,
+    /// The steps from the root to the part being walked, each with its shared location, made
+    /// only once an entry lies below it.
+    here: Vec<(Down<'v>, Option<Arc<Step>>)>,
     found: Vec<FoundEntry>,
 }
 
 impl<'v> Walk<'_, 'v> {
     fn enter(&mut self, step: Down<'v>) {
-        self.here.push(step);
-        self.built.push(None);
+        self.here.push((step, None));
     }
 
     fn leave(&mut self) {
         self.here.pop();
-        self.built.pop();
     }
 
     /// The shared location of the current part, making the steps not made yet.
     fn location(&mut self) -> EntryLocation {
         for depth in 0..self.here.len() {
-            if self.built[depth].is_none() {
-                let parent = depth.checked_sub(1).and_then(|up| self.built[up].clone());
-                self.built[depth] = Some(Arc::new(Step {
-                    parent,
-                    segment: self.here[depth].segment(),
-                }));
+            if self.here[depth].1.is_none() {
+                let parent = depth.checked_sub(1).and_then(|up| self.here[up].1.clone());
+                let segment = self.here[depth].0.step_segment();
+                self.here[depth].1 = Some(Arc::new(Step { parent, segment }));
             }
         }
-        EntryLocation(self.built.last().cloned().flatten())
+        EntryLocation(self.here.last().and_then(|(_, built)| built.clone()))
     }
 
     fn error(&self, kind: ValidationErrorKind) -> ValidationError {
         let mut error = ValidationError::new(kind);
-        error.location = Location::from_segments(self.here.iter().map(|step| step.segment()));
+        error.location = Location::from_segments(self.here.iter().map(|(step, _)| step.segment()));
         error
     }
 

@@ -81,6 +81,8 @@ enum Event {
     Dispatched(&'static str),
     CallEnds(&'static str, CallOutcome),
     Mentioned(&'static str),
+    /// `use_fresh_object` of a path, and whether it must find a fresh Object there.
+    UseFresh(&'static str, bool),
     Discover(&'static str, &'static str, &'static str),
 }
 
@@ -167,6 +169,10 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                 space.complete_call(id(label), &outcome);
             }
             Event::Mentioned(path) => space.note_mentioned([Path::new(path).unwrap()]),
+            Event::UseFresh(path, want) => {
+                let found = space.use_fresh_object(&Path::new(path).unwrap()).is_some();
+                assert_eq!(found, want, "step {step}");
+            }
             Event::Discover(scope, query, want) => {
                 let hits = space.discover(&Path::new(scope).unwrap(), query, 10);
                 let got: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
@@ -589,6 +595,46 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
             Tree("c", node("c"), "applied 1/0"),
         ],
         "/a fresh\n/c fresh",
+    );
+}
+
+#[test]
+fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
+    let limits = SpaceLimits {
+        objects: 2,
+        ..SpaceLimits::default()
+    };
+    // /a is the least recently used until it is used; then /b goes first.
+    check_with(
+        limits,
+        vec![
+            Observe("a", "/a"),
+            Tree("a", node("a"), "applied 1/0"),
+            Observe("b", "/b"),
+            Tree("b", node("b"), "applied 1/0"),
+            UseFresh("/a", true),
+            Observe("c", "/c"),
+            Tree("c", node("c"), "applied 1/0"),
+        ],
+        "/a fresh\n/c fresh",
+    );
+    // A stale Object is not handed out, nor marked as used.
+    check_with(
+        limits,
+        vec![
+            Observe("a", "/a"),
+            Tree("a", node("a"), "applied 1/0"),
+            Observe("b", "/b"),
+            Tree("b", node("b"), "applied 1/0"),
+            Call("k", "/a", "/", "x"),
+            Dispatched("k"),
+            CallEnds("k", CallOutcome::Unknown),
+            UseFresh("/a", false),
+            UseFresh("/missing", false),
+            Observe("c", "/c"),
+            Tree("c", node("c"), "applied 1/0"),
+        ],
+        "/b fresh\n/c fresh",
     );
 }
 

@@ -1,5 +1,7 @@
 //! Checks of Objects, observe trees and fetch responses (wire-v1 §2.2, §2.3, §2.7, §2.8).
 
+use std::borrow::Cow;
+
 use super::{
     MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind,
     first_repeat,
@@ -86,16 +88,18 @@ pub fn validate_object_consistency(first: &Object, second: &Object) -> Result {
 /// [`ValidationErrorKind::TooDeep`] whatever depth was requested: the codec cannot carry such a
 /// tree, and the bound keeps a hand-built one from exhausting the stack.
 pub fn validate_observe_response(request: &ObserveRequest, response: &ObjectObservation) -> Result {
-    let mut path = String::from(request.path.as_str());
+    // The children's paths are built in a copy of the request's path, made only when there are
+    // children: a depth-0 observe allocates nothing here.
+    let mut path = Cow::Borrowed(request.path.as_str());
     let name = request.path.last_segment().unwrap_or("");
     validate_node(response, &mut path, name, 0, request.depth)
 }
 
-/// Checks one node observed at `path` (a buffer the children's paths are built in, restored
+/// Checks one node observed at `path` (the buffer the children's paths are built in, restored
 /// before returning) whose name must be `name`.
 fn validate_node(
     node: &ObjectObservation,
-    path: &mut String,
+    path: &mut Cow<'_, str>,
     name: &str,
     depth: u32,
     boundary: u32,
@@ -144,12 +148,13 @@ fn validate_node(
     }
     let parent_length = path.len();
     for (index, child) in children.iter().enumerate() {
+        let buffer = path.to_mut();
         if parent_length > 1 {
-            path.push('/');
+            buffer.push('/');
         }
-        path.push_str(&child.object.name);
+        buffer.push_str(&child.object.name);
         let result = validate_node(child, path, &child.object.name, depth + 1, boundary);
-        path.truncate(parent_length);
+        path.to_mut().truncate(parent_length);
         result.map_err(|error| {
             error
                 .within(Segment::Index(index))

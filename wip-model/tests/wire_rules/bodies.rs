@@ -513,6 +513,19 @@ fn duplicate_members() {
             r#"{{"target":{{"path":"/"}},"interface":{{"reference":{CATALOG}}},"operation":"publish","arguments":{{"item":{{"title":"a","title":"a"}}}}}}"#
         ),
     );
+    // A repeat found while the names still ascend, and one found after a name out of order.
+    check(
+        CallRequest,
+        &format!(
+            r#"{{"target":{{"path":"/"}},"interface":{{"reference":{CATALOG}}},"operation":"publish","arguments":{{"item":{{"meta":1,"title":"a","title":"a"}}}}}}"#
+        ),
+    );
+    check(
+        CallRequest,
+        &format!(
+            r#"{{"target":{{"path":"/"}},"interface":{{"reference":{CATALOG}}},"operation":"publish","arguments":{{"item":{{"title":"a","meta":1,"title":"a"}}}}}}"#
+        ),
+    );
     check(
         CallRequest,
         &format!(

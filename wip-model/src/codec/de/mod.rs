@@ -5,8 +5,10 @@
 //! so the success path never pays for it.
 
 mod call;
+mod carried;
 mod descriptor;
 mod envelope;
+mod members;
 mod object;
 mod value;
 
@@ -42,8 +44,9 @@ pub(crate) type Read<T> = Result<T, Fault>;
 /// The reader of one body, with the shared strings it has handed out recently.
 pub(crate) struct Decoder<'a> {
     pub(crate) json: Reader<'a>,
-    recent_paths: Recent<Path>,
-    recent_names: Recent<InterfaceName>,
+    /// Recent scope paths and interface names, carried over from the last body decoded on
+    /// this thread; `None` only while being dropped.
+    shared: Option<Box<carried::Shared>>,
     /// Children read so far, of every level being read: each list is moved out whole when its
     /// array ends, into a vector of exactly its size.
     pending_children: Vec<ObjectObservation>,
@@ -53,11 +56,13 @@ pub(crate) struct Decoder<'a> {
 }
 
 impl<'a> Decoder<'a> {
+    /// A decoder of `body`, starting with the shared strings the last decoder on this thread
+    /// left ([`carried`]).
     pub(crate) fn new(body: &'a [u8], limits: &Limits) -> Read<Self> {
+        let json = Reader::new(body, limits.nesting())?;
         Ok(Self {
-            json: Reader::new(body, limits.nesting())?,
-            recent_paths: Recent::new(),
-            recent_names: Recent::new(),
+            json,
+            shared: Some(carried::take()),
             pending_children: Vec::new(),
             union_cases: HashMap::new(),
         })
@@ -126,10 +131,15 @@ impl<'a> Decoder<'a> {
         self.json.boolean()
     }
 
+    fn shared(&mut self) -> &mut carried::Shared {
+        self.shared.get_or_insert_with(Box::default)
+    }
+
     /// A string holding a canonical absolute path.
     pub(crate) fn path(&mut self) -> Read<Path> {
         let text = self.text()?;
-        self.recent_paths
+        self.shared()
+            .paths
             .get_or_insert(&text, |text| Path::new(text))
             .map_err(|error| DecodeError::invalid(ValidationErrorKind::InvalidPath(error)))
     }
@@ -137,7 +147,8 @@ impl<'a> Decoder<'a> {
     /// A string holding a non-empty interface name.
     pub(crate) fn interface_name(&mut self) -> Read<InterfaceName> {
         let text = self.text()?;
-        self.recent_names
+        self.shared()
+            .names
             .get_or_insert(&text, |text| InterfaceName::new(text))
             .map_err(|_| DecodeError::invalid(ValidationErrorKind::EmptyInterfaceName))
     }
@@ -288,6 +299,16 @@ fn decode_boxed<'a, T>(
     Ok(value)
 }
 
+impl Drop for Decoder<'_> {
+    /// Leaves the shared strings to the next decoder on this thread, whatever the outcome: they
+    /// were all made from valid text.
+    fn drop(&mut self) {
+        if let Some(shared) = self.shared.take() {
+            carried::keep(shared);
+        }
+    }
+}
+
 /// A few shared strings seen more than once, handed out again instead of being built anew:
 /// bodies repeat a few scopes and interface names many times, and sharing them saves an
 /// allocation each.
@@ -295,7 +316,7 @@ fn decode_boxed<'a, T>(
 /// A string is kept only on its second sighting (or when its fingerprint matches one seen once,
 /// which costs nothing but a slot), so that strings seen once, such as each Object's own path,
 /// neither push the repeated ones out nor cost reference-count updates.
-struct Recent<T> {
+pub(crate) struct Recent<T> {
     /// Kept strings with their fingerprints, replaced round-robin.
     entries: Vec<(u64, T)>,
     next: usize,
@@ -341,6 +362,21 @@ impl<T: Clone + AsRef<str>> Recent<T> {
             self.next = (self.next + 1) % RECENT_CAPACITY;
         }
         Ok(made)
+    }
+
+    /// Forgets the kept strings longer than `maximum` bytes.
+    fn forget_longer_than(&mut self, maximum: usize) {
+        self.entries
+            .retain(|(_, entry)| entry.as_ref().len() <= maximum);
+        if self.next >= self.entries.len() {
+            self.next = 0;
+        }
+    }
+}
+
+impl<T: Clone + AsRef<str>> Default for Recent<T> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

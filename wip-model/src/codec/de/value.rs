@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use super::members::MemberMap;
 use super::{Decoder, Read, required};
 use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
@@ -120,41 +121,42 @@ pub(crate) fn value(
 }
 
 /// The members of an object, already opened, whose names are the declared ones: records and
-/// argument maps. Nothing is allocated but the values read.
+/// argument maps. Nothing is allocated but the values read, their names and, while the names
+/// ascend, one vector of them ([`MemberMap`]).
 pub(crate) fn declared_members<D: Declared>(
     d: &mut Decoder<'_>,
     descriptor: &ValidDescriptor,
     declared: &[D],
 ) -> Read<BTreeMap<String, Value>> {
-    let mut out = BTreeMap::new();
+    let mut out = MemberMap::new();
     let mut required_seen = 0;
     while let Some(name) = d.json.next_key()? {
         let Some(member) = descriptor.find(declared, &name) else {
             return Err(DecodeError::unknown_member(&name));
         };
         // Declared names are unique, so a name already read is a duplicate member.
-        if out.contains_key(&*name) {
+        if out.contains(&name) {
             return Err(DecodeError::duplicate(&name));
         }
         required_seen += usize::from(member.required());
         let value = value(d, descriptor, member.ty(), true)
             .map_err(|error| error.within(Segment::key(&name)))?;
-        out.insert(name.into_owned(), value);
+        out.insert(name.into_owned(), value, declared.len());
     }
     // Counting keeps a record of many declared fields cheap when few members are present; only
     // a missing member costs a scan.
     if required_seen == descriptor.required_count(declared) {
-        return Ok(out);
+        return Ok(out.into_map());
     }
     if let Some(missing) = declared.iter().find(|member| {
         count_comparison();
-        member.required() && !out.contains_key(member.name())
+        member.required() && !out.has(member.name())
     }) {
         return Err(DecodeError::invalid(ValidationErrorKind::MissingMember {
             name: missing.name().to_owned(),
         }));
     }
-    Ok(out)
+    Ok(out.into_map())
 }
 
 const UNION_MEMBERS: &Names = names![UNION_CASE_FIELD, UNION_VALUE_FIELD];
