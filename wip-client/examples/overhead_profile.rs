@@ -50,7 +50,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: overhead_profile serve | ENDPOINT client|transport|bare observe|call N"
+                "usage: overhead_profile serve | ENDPOINT client|transport|bare|decode observe|call N"
             );
             std::process::exit(2);
         }

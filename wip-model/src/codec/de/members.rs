@@ -24,9 +24,11 @@ impl MemberMap {
         Self::Ascending(Vec::new())
     }
 
-    /// Whether a member called `name` was read already. A name that does not follow the last
-    /// one read ends the ascending order for the rest of the object.
-    pub(crate) fn contains(&mut self, name: &str) -> bool {
+    /// Whether `name` repeats a member read already, asked before each member is read (so a
+    /// repeat is reported before anything wrong in its value). Asking changes how the members
+    /// are kept: a name that does not follow the last one read ends the ascending order, and
+    /// the members move into the map for the rest of the object.
+    pub(crate) fn repeats(&mut self, name: &str) -> bool {
         match self {
             Self::Ascending(members) => match members.last() {
                 Some((last, _)) if name <= last.as_str() => {
@@ -42,7 +44,7 @@ impl MemberMap {
         }
     }
 
-    /// Adds a member that [`contains`](Self::contains) just said is new; `expected` is how many
+    /// Adds a member that [`repeats`](Self::repeats) just said is new; `expected` is how many
     /// members the object may have at most, a hint for the first insertion.
     pub(crate) fn insert(&mut self, name: String, value: Value, expected: usize) {
         match self {
@@ -91,7 +93,7 @@ mod tests {
         let mut members = MemberMap::new();
         let mut found = Vec::new();
         for (index, name) in names.iter().enumerate() {
-            if members.contains(name) {
+            if members.repeats(name) {
                 found.push(*name);
                 continue;
             }

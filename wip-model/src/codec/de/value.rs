@@ -135,7 +135,7 @@ pub(crate) fn declared_members<D: Declared>(
             return Err(DecodeError::unknown_member(&name));
         };
         // Declared names are unique, so a name already read is a duplicate member.
-        if out.contains(&name) {
+        if out.repeats(&name) {
             return Err(DecodeError::duplicate(&name));
         }
         required_seen += usize::from(member.required());
