@@ -136,7 +136,8 @@ impl Search<'_> {
                 break;
             }
             let last = term.cursor.block_last();
-            let bound = term.bound(term.cursor.block_bound());
+            let block_bound = term.cursor.block_bound();
+            let bound = term.bound(block_bound);
             if !cannot_beat(bound, self.top.threshold(), self.compacted(last)) {
                 let TermCursor { cursor, scores, .. } = term;
                 let (docs, tfs) = cursor.block_postings();
@@ -149,8 +150,17 @@ impl Search<'_> {
                     .first()
                     .is_some_and(|&first| !self.scope.covers(first, last));
                 let mut threshold = self.top.threshold();
+                // The least frequency at which a doc of the block may still reach the threshold
+                // (as it stands now: it only rises): at each frequency the block's shortest doc
+                // scores highest, so docs of lower frequencies are passed over unscored.
+                let mut least_tf = 1;
+                while least_tf < block_bound.max_tf
+                    && scores.get(least_tf, block_bound.min_len) < threshold
+                {
+                    least_tf += 1;
+                }
                 for (&doc, &tf) in docs[from..].iter().zip(&tfs[from..]) {
-                    if check_dead && self.dead.contains(doc) {
+                    if tf < least_tf || (check_dead && self.dead.contains(doc)) {
                         continue;
                     }
                     let score = scores.get(tf, self.index.lens.get(doc));
