@@ -24,6 +24,10 @@ pub(crate) struct FrontCoded {
     bytes: Vec<u8>,
     /// Where each block starts in `bytes`.
     heads: Vec<u32>,
+    /// Each block's first string's first 4 bytes (zero past its end), big-endian: compared as
+    /// numbers, two of these order as the strings do unless equal, so the binary search over
+    /// the blocks reads a string only among blocks whose first strings share those bytes.
+    prefixes: Vec<u32>,
     len: u32,
     valued: bool,
 }
@@ -62,6 +66,7 @@ impl Builder {
         if (self.list.len as usize).is_multiple_of(BLOCK) {
             let at = u32::try_from(out.len()).expect("a front-coded list fits in 4 GiB");
             self.list.heads.push(at);
+            self.list.prefixes.push(prefix(key));
             put_len(out, key.len());
             out.extend_from_slice(key);
         } else {
@@ -96,8 +101,17 @@ impl Builder {
     pub(crate) fn finish(mut self) -> FrontCoded {
         self.list.bytes.shrink_to_fit();
         self.list.heads.shrink_to_fit();
+        self.list.prefixes.shrink_to_fit();
         self.list
     }
+}
+
+/// The first 4 bytes of `key` (zero past its end) as a big-endian number.
+fn prefix(key: &[u8]) -> u32 {
+    let mut bytes = [0; 4];
+    let n = key.len().min(4);
+    bytes[..n].copy_from_slice(&key[..n]);
+    u32::from_be_bytes(bytes)
 }
 
 fn put_len(out: &mut Vec<u8>, len: usize) {
@@ -200,10 +214,16 @@ impl FrontCoded {
     /// The last block whose first string is at most `key`, if any.
     fn block_of(&self, key: &[u8]) -> Option<usize> {
         // Binary search for the count of blocks whose first string is at most `key`.
+        let wanted = prefix(key);
         let (mut lo, mut hi) = (0, self.blocks());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if self.head(mid) <= key {
+            let at_most = match self.prefixes[mid].cmp(&wanted) {
+                Ordering::Less => true,
+                Ordering::Greater => false,
+                Ordering::Equal => self.head(mid) <= key,
+            };
+            if at_most {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -355,7 +375,7 @@ impl FrontCoded {
     }
 
     pub(crate) fn heap_bytes(&self) -> usize {
-        self.bytes.capacity() + self.heads.capacity() * 4
+        self.bytes.capacity() + (self.heads.capacity() + self.prefixes.capacity()) * 4
     }
 }
 

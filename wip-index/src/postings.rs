@@ -553,6 +553,26 @@ impl<'a> Cursor<'a> {
         self.bound_of(self.block)
     }
 
+    /// Moves past the compacted blocks, from the current one on, whose largest term frequency
+    /// is below `tf`, reading only their table entries (the delta block is never passed over).
+    pub(crate) fn skip_blocks_below(&mut self, tf: u32) {
+        if !self.packed() {
+            if self.block < self.blocks && self.single.max_tf < tf {
+                self.block = self.blocks;
+                self.decoded = false;
+            }
+            return;
+        }
+        let start = self.block;
+        while self.block < self.blocks && read_u32(self.bytes, TABLE + self.block * ENTRY + 8) < tf
+        {
+            self.block += 1;
+        }
+        if self.block != start {
+            self.decoded = false;
+        }
+    }
+
     /// Moves to the first block that may hold a doc `>= target`, without decoding.
     #[inline]
     pub(crate) fn shallow_seek(&mut self, target: u32) {

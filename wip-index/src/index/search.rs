@@ -128,10 +128,26 @@ impl Search<'_> {
     /// One term: a block at a time, skipping the blocks whose bound cannot enter the top k, and
     /// scoring every doc of the others straight from their decoding.
     fn one_term(&mut self, term: &mut TermCursor<'_>) {
+        let term_bound = term.cursor.term_bound();
+        let (shortest, beyond) = (term_bound.min_len, term_bound.max_tf.saturating_add(1));
+        // The least frequency at which a doc of the term may reach the threshold (at its
+        // shortest length, where each frequency scores highest; `beyond` its largest when none
+        // does), and the threshold it is for.
+        let mut needed = (f64::NEG_INFINITY, 1);
         let mut target = 0u32;
         loop {
             target = self.scope.next(target);
             term.cursor.shallow_seek(target);
+            let threshold = self.top.threshold();
+            if needed.0 != threshold {
+                needed = (
+                    threshold,
+                    least_tf_reaching(&mut term.scores, shortest, threshold, beyond),
+                );
+            }
+            // Blocks whose every doc scores below the threshold, passed over by their largest
+            // frequency alone.
+            term.cursor.skip_blocks_below(needed.1);
             if term.cursor.exhausted() {
                 break;
             }
@@ -153,12 +169,8 @@ impl Search<'_> {
                 // The least frequency at which a doc of the block may still reach the threshold
                 // (as it stands now: it only rises): at each frequency the block's shortest doc
                 // scores highest, so docs of lower frequencies are passed over unscored.
-                let mut least_tf = 1;
-                while least_tf < block_bound.max_tf
-                    && scores.get(least_tf, block_bound.min_len) < threshold
-                {
-                    least_tf += 1;
-                }
+                let least_tf =
+                    least_tf_reaching(scores, block_bound.min_len, threshold, block_bound.max_tf);
                 for (&doc, &tf) in docs[from..].iter().zip(&tfs[from..]) {
                     if tf < least_tf || (check_dead && self.dead.contains(doc)) {
                         continue;
@@ -385,6 +397,17 @@ impl Search<'_> {
             }
         }
     }
+}
+
+/// The least term frequency, up to `max_tf`, at which a doc of length `len` scores at least
+/// `threshold` (`max_tf` when none below it does; a doc no shorter and no more frequent scores
+/// below the threshold, so cannot enter).
+fn least_tf_reaching(scores: &mut Scores, len: u32, threshold: f64, max_tf: u32) -> u32 {
+    let mut tf = 1;
+    while tf < max_tf && scores.get(tf, len) < threshold {
+        tf += 1;
+    }
+    tf
 }
 
 /// Whether a document whose score is at most `bound` cannot enter the top k at `threshold`
