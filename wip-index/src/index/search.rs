@@ -130,9 +130,10 @@ impl Search<'_> {
     fn one_term(&mut self, term: &mut TermCursor<'_>) {
         let term_bound = term.cursor.term_bound();
         let (shortest, beyond) = (term_bound.min_len, term_bound.max_tf.saturating_add(1));
-        // The least frequency at which a doc of the term may reach the threshold (at its
+        // The least frequency at which a compacted doc of the term may enter the top k (at its
         // shortest length, where each frequency scores highest; `beyond` its largest when none
-        // does), and the threshold it is for.
+        // may), and the threshold it is for. Only compacted blocks are passed over by it, and
+        // their docs come after every doc in the top k, so a tie loses.
         let mut needed = (f64::NEG_INFINITY, 1);
         let mut target = 0u32;
         loop {
@@ -142,11 +143,10 @@ impl Search<'_> {
             if needed.0 != threshold {
                 needed = (
                     threshold,
-                    least_tf_reaching(&mut term.scores, shortest, threshold, beyond),
+                    least_tf_entering(&mut term.scores, shortest, threshold, true, beyond),
                 );
             }
-            // Blocks whose every doc scores below the threshold, passed over by their largest
-            // frequency alone.
+            // Blocks none of whose docs may enter, passed over by their largest frequency alone.
             term.cursor.skip_blocks_below(needed.1);
             if term.cursor.exhausted() {
                 break;
@@ -166,11 +166,17 @@ impl Search<'_> {
                     .first()
                     .is_some_and(|&first| !self.scope.covers(first, last));
                 let mut threshold = self.top.threshold();
-                // The least frequency at which a doc of the block may still reach the threshold
-                // (as it stands now: it only rises): at each frequency the block's shortest doc
-                // scores highest, so docs of lower frequencies are passed over unscored.
-                let least_tf =
-                    least_tf_reaching(scores, block_bound.min_len, threshold, block_bound.max_tf);
+                // The least frequency at which a doc of the block may still enter (at the
+                // threshold as it stands now: it only rises): at each frequency the block's
+                // shortest doc scores highest, so docs of lower frequencies are passed over
+                // unscored.
+                let least_tf = least_tf_entering(
+                    scores,
+                    block_bound.min_len,
+                    threshold,
+                    ties_lose,
+                    block_bound.max_tf,
+                );
                 for (&doc, &tf) in docs[from..].iter().zip(&tfs[from..]) {
                     if tf < least_tf || (check_dead && self.dead.contains(doc)) {
                         continue;
@@ -399,12 +405,18 @@ impl Search<'_> {
     }
 }
 
-/// The least term frequency, up to `max_tf`, at which a doc of length `len` scores at least
-/// `threshold` (`max_tf` when none below it does; a doc no shorter and no more frequent scores
-/// below the threshold, so cannot enter).
-fn least_tf_reaching(scores: &mut Scores, len: u32, threshold: f64, max_tf: u32) -> u32 {
+/// The least term frequency, up to `max_tf`, at which a doc of length `len` may enter the top k
+/// at `threshold` (`ties_lose`: a tie would lose on its path; `max_tf` when none below it may).
+/// A doc no shorter and no more frequent than that scores no higher, so cannot enter either.
+fn least_tf_entering(
+    scores: &mut Scores,
+    len: u32,
+    threshold: f64,
+    ties_lose: bool,
+    max_tf: u32,
+) -> u32 {
     let mut tf = 1;
-    while tf < max_tf && scores.get(tf, len) < threshold {
+    while tf < max_tf && cannot_beat(scores.get(tf, len), threshold, ties_lose) {
         tf += 1;
     }
     tf
