@@ -51,15 +51,20 @@
 //! among those that have it, and the shortest document of all): a lone posting is one varint,
 //! up to 128 are varints (a frequency of 1 costs no byte), longer lists are bit-packed a block
 //! at a time (one width for the block's deltas, one for its frequencies). A query computes from
-//! the bounds a score bound per block and per term. One term is read a block at a time, skipping
-//! the blocks whose bound cannot enter the top k. Several terms with few postings in all are
-//! merged and every match is scored. Otherwise the search is MaxScore: it visits only the
-//! documents of the terms that can still reach the k-th best score, and skips whole windows of
-//! blocks whose bounds cannot (block-max), so it scores few of the matches of common terms.
-//! Compacted documents are numbered in path order and visited in that order, so a document that
-//! can at best tie with the k-th best is skipped too (it would lose on its path). Bounds and
-//! scores are summed over the query's terms in the same order, which keeps the pruning exact
-//! without a rounding margin.
+//! the bounds a score bound per block and per term. One term is read a block at a time: a block
+//! whose largest frequency cannot enter the top k even at the term's shortest length is passed
+//! over on its table entry, another whose bound cannot is passed over too, and in a decoded
+//! block the docs below the least frequency that may still enter are passed over unscored.
+//! Several terms are either merged, every match scored, or evaluated by MaxScore, by a cost
+//! rule: merging when they have few postings in all, or not many and the longest list holds
+//! less than 7/8 of them (MaxScore's work follows the other lists; the rule's constants are
+//! from timing both ways on the discover bench). MaxScore visits only the documents of the
+//! terms that can still reach the k-th best score, and skips whole windows of blocks whose
+//! bounds cannot (block-max), so it scores few of the matches of common terms. Compacted
+//! documents are numbered in path order and visited in that order, so a document that can at
+//! best tie with the k-th best is skipped too (it would lose on its path). Bounds and scores
+//! are summed over the query's terms in the same order, which keeps the pruning exact without
+//! a rounding margin.
 //!
 //! Compacted documents' paths and compacted terms are front-coded in sorted blocks of 16 (a
 //! string stores only what it does not share with the one before): a path or a term is found by
@@ -82,11 +87,13 @@
 //! synthetic corpus (300,000 entries of ~21 tokens, English and Japanese) and prints build time,
 //! median and p95 query time over 100 queries, and heap added, with our ratios to tantivy, and
 //! where our heap goes. On a shared 2-core machine, two runs with the machine otherwise idle: heap
-//! 11.8 MiB against 12.2 MiB (0.97x, the same every run), build 0.45-0.47x (0.55-0.72x in runs
-//! under load from other builds), median query 0.74-0.77x and p95 0.82-0.83x of tantivy's. The
-//! top-10 scores equal tantivy's for 99 of the 100 queries. The heap is about 41 bytes an entry: 32 of
-//! postings, 4.4 of dictionary (the corpus has about as many terms as entries, most of them a
-//! path's number), 2.7 of path and 1 of length.
+//! 11.9 MiB against 12.2 MiB (0.98x, the same every run), build 0.44-0.47x, median query
+//! 0.41-0.43x and p95 0.79-0.80x of tantivy's. The top-10 scores equal tantivy's for 99 of the
+//! 100 queries. The heap is about 42 bytes an entry: 33 of postings, 4.7 of dictionary (the
+//! corpus has about as many terms as entries, most of them a path's number), 3.0 of path and 1
+//! of length. Every entry of that corpus has the same weighted length, so a single term's best
+//! documents are those of the highest frequencies, which is where passing over blocks and docs
+//! by frequency gains most; on text of varied lengths the same passes are exact but skip less.
 //!
 //! # Limits
 //!
