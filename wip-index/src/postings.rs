@@ -92,17 +92,23 @@ fn unpack(bytes: &[u8], bits: u32, out: &mut [u32]) {
     let mut bit = 0;
     for value in out {
         let at = bit / 8;
-        let word = match bytes.get(at..at + 8) {
-            Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
-            None => {
-                let mut word = [0u8; 8];
-                let tail = &bytes[at..bytes.len().min(at + 8)];
-                word[..tail.len()].copy_from_slice(tail);
-                u64::from_le_bytes(word)
-            }
-        };
-        *value = ((word >> (bit % 8)) & mask) as u32;
+        *value = ((word_at(bytes, at) >> (bit % 8)) & mask) as u32;
         bit += bits as usize;
+    }
+}
+
+/// The 8 bytes at `at` as a little-endian word, zero past the end of `bytes` (the index leaves
+/// spare bytes after its postings, so only a list read on its own ends short).
+#[inline]
+fn word_at(bytes: &[u8], at: usize) -> u64 {
+    match bytes.get(at..at + 8) {
+        Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
+        None => {
+            let mut word = [0u8; 8];
+            let tail = &bytes[at..bytes.len().min(at + 8)];
+            word[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(word)
+        }
     }
 }
 
@@ -167,16 +173,7 @@ fn packed_tf(bytes: &[u8], bits: u32, i: usize) -> u32 {
     }
     let bit = i * bits as usize;
     let at = bit / 8;
-    let word = match bytes.get(at..at + 8) {
-        Some(word) => u64::from_le_bytes(word.try_into().expect("8 bytes")),
-        None => {
-            let mut word = [0u8; 8];
-            let tail = &bytes[at..bytes.len().min(at + 8)];
-            word[..tail.len()].copy_from_slice(tail);
-            u64::from_le_bytes(word)
-        }
-    };
-    ((word >> (bit % 8)) & ((1u64 << bits) - 1)) as u32 + 1
+    ((word_at(bytes, at) >> (bit % 8)) & ((1u64 << bits) - 1)) as u32 + 1
 }
 
 fn put_posting(out: &mut Vec<u8>, delta: u32, tf: u32) {

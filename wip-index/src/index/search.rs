@@ -141,9 +141,11 @@ impl Search<'_> {
             term.cursor.shallow_seek(target);
             let threshold = self.top.threshold();
             if needed.0 != threshold {
+                // The threshold only rises: the frequencies below the last one still fall short.
+                let from = needed.1;
                 needed = (
                     threshold,
-                    least_tf_entering(&mut term.scores, shortest, threshold, true, beyond),
+                    least_tf_entering(&mut term.scores, shortest, threshold, true, from, beyond),
                 );
             }
             // Blocks none of whose docs may enter, passed over by their largest frequency alone.
@@ -169,12 +171,14 @@ impl Search<'_> {
                 // The least frequency at which a doc of the block may still enter (at the
                 // threshold as it stands now: it only rises): at each frequency the block's
                 // shortest doc scores highest, so docs of lower frequencies are passed over
-                // unscored.
+                // unscored. In a compacted block it is at least the term's (at the same
+                // threshold, a length no shorter and ties lost alike).
                 let least_tf = least_tf_entering(
                     scores,
                     block_bound.min_len,
                     threshold,
                     ties_lose,
+                    if ties_lose { needed.1 } else { 1 },
                     block_bound.max_tf,
                 );
                 for (&doc, &tf) in docs[from..].iter().zip(&tfs[from..]) {
@@ -405,18 +409,25 @@ impl Search<'_> {
     }
 }
 
-/// The least term frequency, up to `max_tf`, at which a doc of length `len` may enter the top k
-/// at `threshold` (`ties_lose`: a tie would lose on its path; `max_tf` when none below it may).
-/// A doc no shorter and no more frequent than that scores no higher, so cannot enter either.
+/// How many frequencies [`least_tf_entering`] tries at most.
+const LEAST_TF_STEPS: u32 = 16;
+
+/// The least term frequency, from `from` (known not to be too high) up to `max_tf`, at which a
+/// doc of length `len` may enter the top k at `threshold` (`ties_lose`: a tie would lose on
+/// its path; `max_tf` when none below it may). A doc no shorter and no more frequent than that
+/// scores no higher, so cannot enter either. Tries at most [`LEAST_TF_STEPS`] frequencies (the
+/// frequency reached is lower than the true one then, which only passes over less).
 fn least_tf_entering(
     scores: &mut Scores,
     len: u32,
     threshold: f64,
     ties_lose: bool,
+    from: u32,
     max_tf: u32,
 ) -> u32 {
-    let mut tf = 1;
-    while tf < max_tf && cannot_beat(scores.get(tf, len), threshold, ties_lose) {
+    let limit = max_tf.min(from.saturating_add(LEAST_TF_STEPS));
+    let mut tf = from.min(limit);
+    while tf < limit && cannot_beat(scores.get(tf, len), threshold, ties_lose) {
         tf += 1;
     }
     tf
