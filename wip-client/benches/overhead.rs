@@ -13,6 +13,9 @@
 //! (`client_<interaction>_c<concurrency>`, benches `client` and `bare`); afterwards the bench
 //! prints the same ratios from interleaved runs, so that both sides see the same machine state.
 
+#[path = "common/bare.rs"]
+mod bare;
+
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::net::SocketAddr;
@@ -20,14 +23,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use bare::Bare;
 use bytes::Bytes;
 use criterion::Criterion;
-use http_body_util::{BodyExt, Full};
-use hyper::Request;
-use hyper::header;
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioTimer};
 use tokio::runtime::Runtime;
 use tokio::task::JoinSet;
 use wip_client::{
@@ -77,36 +75,6 @@ impl Transport for Recorder {
             .expect("the call encodes");
         self.call.lock().expect("not poisoned").get_or_insert(body);
         self.inner.call_operation(request, descriptor).await
-    }
-}
-
-/// The bare side: the same pooled hyper client, POSTing prepared bodies.
-#[derive(Clone)]
-struct Bare {
-    client: HyperClient<HttpConnector, Full<Bytes>>,
-    endpoint: Endpoint,
-}
-
-impl Bare {
-    fn new(endpoint: Endpoint) -> Self {
-        let mut http = HttpConnector::new();
-        http.set_nodelay(true);
-        let client = HyperClient::builder(TokioExecutor::new())
-            .pool_timer(TokioTimer::new())
-            .build(http);
-        Self { client, endpoint }
-    }
-
-    async fn post(&self, route: Route, body: Bytes) {
-        let request = Request::post(self.endpoint.route(route))
-            .header(header::CONTENT_TYPE, "application/json; charset=utf-8")
-            .header(header::ACCEPT, "application/json")
-            .body(Full::new(body))
-            .expect("a valid request");
-        let response = self.client.request(request).await.expect("a response");
-        assert!(response.status().is_success(), "{}", response.status());
-        let body = response.into_body().collect().await.expect("a body");
-        black_box(body.to_bytes());
     }
 }
 
@@ -255,9 +223,11 @@ impl Setup {
                                     .expect("called");
                                 black_box(result);
                             }
-                            (Interaction::Observe, false) => bare.post(Route::Observe, body).await,
+                            (Interaction::Observe, false) => {
+                                black_box(bare.post(Route::Observe, body).await);
+                            }
                             (Interaction::Call, false) => {
-                                bare.post(Route::CallOperation, body).await
+                                black_box(bare.post(Route::CallOperation, body).await);
                             }
                         }
                     }

@@ -16,16 +16,14 @@
 //! round the issues), so the difference of two
 //! counts divided by the difference of their request counts is the cost of one request.
 
+#[path = "../benches/common/bare.rs"]
+mod bare;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use bare::Bare;
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::Request;
-use hyper::header;
-use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioTimer};
 use wip_client::{Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Route, Session};
 use wip_client::{Reply, Transport};
 use wip_model::codec::{self, Limits};
@@ -194,34 +192,4 @@ fn observe_body_of(limits: &Limits, path: &Path) -> Bytes {
         depth: 0,
     };
     Bytes::from(codec::encode_observe_request(&request, limits).expect("encodes"))
-}
-
-/// The bare side of the overhead bench: the same pooled hyper client, POSTing prepared bodies.
-struct Bare {
-    client: HyperClient<HttpConnector, Full<Bytes>>,
-    endpoint: Endpoint,
-}
-
-impl Bare {
-    fn new(endpoint: Endpoint) -> Self {
-        let mut http = HttpConnector::new();
-        http.set_nodelay(true);
-        let client = HyperClient::builder(TokioExecutor::new())
-            .pool_timer(TokioTimer::new())
-            .build(http);
-        Self { client, endpoint }
-    }
-
-    /// POSTs `body` and returns the response body.
-    async fn post(&self, route: Route, body: Bytes) -> Bytes {
-        let request = Request::post(self.endpoint.route(route))
-            .header(header::CONTENT_TYPE, "application/json; charset=utf-8")
-            .header(header::ACCEPT, "application/json")
-            .body(Full::new(body))
-            .expect("a valid request");
-        let response = self.client.request(request).await.expect("a response");
-        assert!(response.status().is_success(), "{}", response.status());
-        let body = response.into_body().collect().await.expect("a body");
-        std::hint::black_box(body.to_bytes())
-    }
 }

@@ -40,7 +40,8 @@ fn main() {
     let mut best = vec![Duration::MAX; queries.len()];
     let start = Instant::now();
     let mut rounds = 0;
-    while start.elapsed().as_secs_f64() < seconds && rounds < max_runs {
+    // At least one round, whatever the limit.
+    while rounds == 0 || (start.elapsed().as_secs_f64() < seconds && rounds < max_runs) {
         for (q, best) in queries.iter().zip(&mut best) {
             let mut times: Vec<Duration> = (0..15)
                 .map(|_| {

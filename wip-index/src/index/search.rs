@@ -125,8 +125,9 @@ impl Search<'_> {
         }
     }
 
-    /// One term: a block at a time, skipping the blocks whose bound cannot enter the top k, and
-    /// scoring every doc of the others straight from their decoding.
+    /// One term: a block at a time, passing over the blocks none of whose docs may enter the top
+    /// k (by their largest frequency, then by their bound), and in the others the docs below the
+    /// least frequency that may enter; the rest are scored straight from the block's decoding.
     fn one_term(&mut self, term: &mut TermCursor<'_>) {
         let term_bound = term.cursor.term_bound();
         let (shortest, beyond) = (term_bound.min_len, term_bound.max_tf.saturating_add(1));
@@ -246,6 +247,7 @@ impl Search<'_> {
     /// Appends the term's live postings to `docs` and their scores to `scores`.
     fn live_scored(&self, term: &mut TermCursor<'_>, docs: &mut Vec<u32>, scores: &mut Vec<f64>) {
         let lens = &self.index.lens;
+        let check_dead = !self.dead.is_empty();
         let mut target = 0;
         loop {
             term.cursor.shallow_seek(target);
@@ -254,7 +256,6 @@ impl Search<'_> {
             }
             let last = term.cursor.block_last();
             let (block_docs, block_tfs) = term.cursor.block_postings();
-            let check_dead = !self.dead.is_empty();
             for (&doc, &tf) in block_docs.iter().zip(block_tfs) {
                 if !(check_dead && self.dead.contains(doc)) {
                     docs.push(doc);
