@@ -101,8 +101,10 @@ impl fmt::Display for EntryLocation {
 /// again: what it meets on its way is reported as validation would report it (a part of the
 /// wrong kind, an undeclared record member, an entry that is not a canonical path, nesting
 /// deeper than [`MAX_VALIDATION_DEPTH`]), but union parts it cannot read (a missing or unknown
-/// `$case`) are passed over; run [`validate_value`](crate::validate::validate_value) first on a
-/// value built by hand to hear of every fault.
+/// `$case`) are passed over, and so are the parts whose type cannot hold an entry (a record
+/// member of such a type, the items of a list of one, a union payload of one); run
+/// [`validate_value`](crate::validate::validate_value) first on a value built by hand to hear
+/// of every fault.
 ///
 /// Entries share the common parts of their locations ([`EntryLocation`]), so the result takes
 /// memory in proportion to the value however deep and many the entries are.
@@ -214,6 +216,9 @@ impl<'v> Walk<'_, 'v> {
                 self.found.push(FoundEntry { location, path });
             }
             (TypeExpr::List { items }, Value::List(values)) => {
+                if !descriptor.holds_entries(items) {
+                    return Ok(());
+                }
                 for (index, item) in values.iter().enumerate() {
                     self.enter(Down::Index(index));
                     self.value(items, item)?;
@@ -221,14 +226,20 @@ impl<'v> Walk<'_, 'v> {
                 }
             }
             (TypeExpr::Record { fields }, Value::Record(members)) => {
+                let mut declared = descriptor.members(fields);
+                if !declared.any_holds_entries() {
+                    return Ok(());
+                }
                 for (name, member) in members {
                     self.enter(Down::Key(name));
-                    let Some(field) = descriptor.find(fields, name) else {
+                    let Some((field, holds_entries)) = declared.find(name) else {
                         return Err(
                             self.error(ValidationErrorKind::UnknownMember { name: name.clone() })
                         );
                     };
-                    self.value(&field.ty, member)?;
+                    if holds_entries {
+                        self.value(&field.ty, member)?;
+                    }
                     self.leave();
                 }
             }
@@ -240,7 +251,8 @@ impl<'v> Walk<'_, 'v> {
                 if let (Some(payload), Some(inner)) = (
                     case.and_then(|case| case.payload.as_ref()),
                     members.get(UNION_VALUE_FIELD),
-                ) {
+                ) && descriptor.holds_entries(payload)
+                {
                     self.enter(Down::Payload);
                     self.value(payload, inner)?;
                     self.leave();

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
@@ -54,33 +55,47 @@ struct Indexed {
 }
 
 struct Indexes {
-    /// Sorted positions of every name list longer than [`SCAN_UP_TO`] in the descriptor, keyed
-    /// by the address and length of the list. The descriptor is never mutated while this
-    /// exists, so the addresses stay put.
-    lists: HashMap<(usize, usize), SortedNames>,
+    /// Sorted positions of every name list longer than [`SCAN_UP_TO`] in the descriptor, and of
+    /// every list of record fields or parameters however short, keyed by the address and length
+    /// of the list. The descriptor is never mutated while this exists, so the addresses stay
+    /// put.
+    lists: AddressMap<SortedNames>,
     /// For each type declaration, the position of the declaration its alias chain ends at (its
     /// own, when its definition is not `Named`): a named type resolves in one lookup however
     /// long the chain.
     resolved: Box<[u32]>,
+    /// For each type declaration, whether a value of it may hold an `entry`.
+    holds_entries: Box<[bool]>,
 }
 
 impl Indexes {
     fn build(descriptor: &InterfaceDescriptor) -> Self {
-        let mut lists = HashMap::new();
+        let mut lists = AddressMap::default();
         index_list(&mut lists, &descriptor.types);
         index_list(&mut lists, &descriptor.operations);
+        let resolved = resolve_chains(descriptor, &lists);
+        let holds_entries = declarations_holding_entries(descriptor, &lists, &resolved);
+        let mut indexing = Indexing {
+            lists,
+            holds_entries: &holds_entries,
+            types: &descriptor.types,
+        };
         for declaration in &descriptor.types {
-            index_type(&mut lists, &declaration.definition);
+            // An alias has no lists of its own, and what it holds is known already.
+            if !matches!(declaration.definition, TypeExpr::Named { .. }) {
+                indexing.ty(&declaration.definition);
+            }
         }
         for operation in &descriptor.operations {
-            index_declared(&mut lists, &operation.parameters);
-            for parameter in &operation.parameters {
-                index_type(&mut lists, &parameter.ty);
-            }
-            index_type(&mut lists, &operation.returns.ty);
+            indexing.declared(&operation.parameters);
+            indexing.ty(&operation.returns.ty);
         }
-        let resolved = resolve_chains(descriptor, &lists);
-        Self { lists, resolved }
+        let lists = indexing.lists;
+        Self {
+            lists,
+            resolved,
+            holds_entries,
+        }
     }
 }
 
@@ -138,15 +153,38 @@ impl ValidDescriptor {
         position(&self.indexes().lists, list, name).map(|at| &list[at])
     }
 
-    /// How many of `declared` (record fields or parameters of this descriptor) are required;
-    /// counted once when the descriptor was indexed where the list is long.
-    pub(crate) fn required_count<T: Declared>(&self, declared: &[T]) -> usize {
-        if declared.len() > SCAN_UP_TO
-            && let Some(sorted) = self.indexes().lists.get(&key(declared))
-        {
-            return sorted.required as usize;
+    /// A lookup of the members of `declared` (record fields or parameters of this descriptor)
+    /// one name after another, as a value names them.
+    pub(crate) fn members<'d, T: Declared>(&'d self, declared: &'d [T]) -> Members<'d, T> {
+        Members {
+            descriptor: self,
+            list: declared,
+            sorted: self.indexes().lists.get(&key(declared)),
+            next: 0,
         }
-        declared.iter().filter(|member| member.required()).count()
+    }
+
+    /// Whether a value of `ty` may hold an `entry`: `ty` is an entry, or names, lists, or has a
+    /// record field or a union payload of a type that may. `json` never does. A type built
+    /// outside this descriptor may, as far as this can tell.
+    pub(crate) fn holds_entries(&self, ty: &TypeExpr) -> bool {
+        match ty {
+            TypeExpr::Entry => true,
+            TypeExpr::Named { name } => {
+                let indexes = self.indexes();
+                match position(&indexes.lists, &self.0.descriptor.types, name) {
+                    Some(at) => indexes.holds_entries[at],
+                    None => true,
+                }
+            }
+            TypeExpr::List { items } => self.holds_entries(items),
+            TypeExpr::Record { fields } => self.members(fields).any_holds_entries(),
+            TypeExpr::Union { cases } => cases
+                .iter()
+                .filter_map(|case| case.payload.as_ref())
+                .any(|payload| self.holds_entries(payload)),
+            _ => false,
+        }
     }
 
     /// Follows `Named` references, alias chains included, to a structural type. A name this
@@ -218,35 +256,145 @@ impl fmt::Debug for ValidDescriptor {
     }
 }
 
-/// The positions of a list's entries in the order of their names, and for a list of fields or
-/// parameters how many are required.
+/// The positions of a list's entries in the order of their names; for a list of fields or
+/// parameters, also how many are required and which may hold an entry.
 struct SortedNames {
     positions: Box<[u32]>,
     required: u32,
+    /// By position in the list, for fields and parameters; empty for other lists.
+    holds_entries: Box<[bool]>,
 }
 
 impl SortedNames {
-    fn new<T: Named>(list: &[T], required: usize) -> Self {
+    fn new<T: Named>(list: &[T]) -> Self {
         // Descriptors hold far fewer than 2^32 entries per list: they come from bodies bounded
         // in bytes, and each entry takes several bytes.
         let mut positions: Vec<u32> = (0..list.len() as u32).collect();
         positions.sort_by(|&a, &b| list[a as usize].name().cmp(list[b as usize].name()));
         Self {
             positions: positions.into_boxed_slice(),
-            required: required as u32,
+            required: 0,
+            holds_entries: Box::default(),
         }
     }
 
-    /// The position in `list`, the list this was built for, of the entry called `name`.
-    fn position<T: Named>(&self, list: &[T], name: &str) -> Option<usize> {
-        let found = self
-            .positions
+    /// The rank in name order of the entry of `list`, the list this was built for, called
+    /// `name`.
+    fn rank<T: Named>(&self, list: &[T], name: &str) -> Option<usize> {
+        self.positions
             .binary_search_by(|&position| {
                 count_comparison();
                 list[position as usize].name().cmp(name)
             })
-            .ok()?;
-        Some(self.positions[found] as usize)
+            .ok()
+    }
+
+    /// The position in `list`, the list this was built for, of the entry called `name`.
+    fn position<T: Named>(&self, list: &[T], name: &str) -> Option<usize> {
+        self.rank(list, name)
+            .map(|rank| self.positions[rank] as usize)
+    }
+}
+
+/// The members of one list of record fields or parameters, looked up one name after another
+/// ([`ValidDescriptor::members`]).
+///
+/// Names that ascend, as every encoder that sorts members writes them (ours, wip-http) and as
+/// a [`Value::Record`](crate::Value::Record) holds them, are found with one comparison each,
+/// a few more where optional members are absent; a name out of that order costs a binary
+/// search. A list from outside the descriptor is scanned.
+pub(crate) struct Members<'d, T> {
+    descriptor: &'d ValidDescriptor,
+    list: &'d [T],
+    sorted: Option<&'d SortedNames>,
+    /// The rank in name order where the next name is looked for first.
+    next: usize,
+}
+
+/// How many names past the expected one are compared before a lookup turns to a binary
+/// search: enough for the absent optional members of a usual record, and a bound on the work
+/// of names in any order.
+const LOOK_AHEAD: usize = 4;
+
+impl<'d, T: Declared> Members<'d, T> {
+    /// The member called `name`, and whether a value of its type may hold an entry.
+    pub(crate) fn find(&mut self, name: &str) -> Option<(&'d T, bool)> {
+        let Some(sorted) = self.sorted else {
+            return self
+                .descriptor
+                .find(self.list, name)
+                .map(|found| (found, true));
+        };
+        let ahead = sorted.positions.len().min(self.next + LOOK_AHEAD);
+        let mut rank = None;
+        for candidate in self.next..ahead {
+            count_comparison();
+            match self.list[sorted.positions[candidate] as usize]
+                .name()
+                .cmp(name)
+            {
+                std::cmp::Ordering::Less => continue,
+                std::cmp::Ordering::Equal => rank = Some(candidate),
+                std::cmp::Ordering::Greater => {}
+            }
+            break;
+        }
+        let rank = match rank {
+            Some(rank) => rank,
+            None => sorted.rank(self.list, name)?,
+        };
+        self.next = rank + 1;
+        let at = sorted.positions[rank] as usize;
+        Some((&self.list[at], sorted.holds_entries[at]))
+    }
+
+    /// Starts over, for another walk of names in ascending order.
+    pub(crate) fn restart(&mut self) {
+        self.next = 0;
+    }
+
+    /// How many of the members are required.
+    pub(crate) fn required(&self) -> usize {
+        match self.sorted {
+            Some(sorted) => sorted.required as usize,
+            None => self.list.iter().filter(|member| member.required()).count(),
+        }
+    }
+
+    /// Whether any member's type may hold an entry.
+    pub(crate) fn any_holds_entries(&self) -> bool {
+        match self.sorted {
+            Some(sorted) => sorted.holds_entries.contains(&true),
+            None => !self.list.is_empty(),
+        }
+    }
+}
+
+/// A map keyed by the address and length of a list, hashed cheaply: an address is not chosen
+/// by whoever wrote the descriptor, so the map needs no defence against chosen collisions.
+type AddressMap<V> = HashMap<(usize, usize), V, BuildHasherDefault<AddressHasher>>;
+
+/// Hashes the words of an address key by multiplying and rotating.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(26) ^ word).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
     }
 }
 
@@ -271,11 +419,7 @@ fn key<T>(list: &[T]) -> (usize, usize) {
 
 /// The position of the entry of `list` called `name`: through its index when it has one,
 /// scanning otherwise.
-fn position<T: Named>(
-    lists: &HashMap<(usize, usize), SortedNames>,
-    list: &[T],
-    name: &str,
-) -> Option<usize> {
+fn position<T: Named>(lists: &AddressMap<SortedNames>, list: &[T], name: &str) -> Option<usize> {
     if list.len() > SCAN_UP_TO
         && let Some(sorted) = lists.get(&key(list))
     {
@@ -297,10 +441,7 @@ fn same_name(a: &str, b: &str) -> bool {
 /// Where each declaration's alias chain ends, following each chain once: declarations already
 /// resolved end the walk of the ones that lead to them. Validation rules out unknown names and
 /// cycles, so every walk ends at a declaration that is not an alias.
-fn resolve_chains(
-    descriptor: &InterfaceDescriptor,
-    lists: &HashMap<(usize, usize), SortedNames>,
-) -> Box<[u32]> {
+fn resolve_chains(descriptor: &InterfaceDescriptor, lists: &AddressMap<SortedNames>) -> Box<[u32]> {
     const UNRESOLVED: u32 = u32::MAX;
     let types = &descriptor.types;
     let mut resolved = vec![UNRESOLVED; types.len()];
@@ -328,38 +469,122 @@ fn resolve_chains(
     resolved.into_boxed_slice()
 }
 
-fn index_list<T: Named>(lists: &mut HashMap<(usize, usize), SortedNames>, list: &[T]) {
+fn index_list<T: Named>(lists: &mut AddressMap<SortedNames>, list: &[T]) {
     if list.len() > SCAN_UP_TO {
-        lists.insert(key(list), SortedNames::new(list, 0));
+        lists.insert(key(list), SortedNames::new(list));
     }
 }
 
-fn index_declared<T: Declared>(lists: &mut HashMap<(usize, usize), SortedNames>, list: &[T]) {
-    if list.len() > SCAN_UP_TO {
-        let required = list.iter().filter(|member| member.required()).count();
-        lists.insert(key(list), SortedNames::new(list, required));
+/// For each type declaration, whether a value of it may hold an `entry`: its definition holds
+/// one outside `json`, or names a declaration that may. Found in time linear in the
+/// descriptor: each declaration's names are looked up once (an alias's not at all: it holds
+/// what the end of its chain, `resolved`, holds), and the answer spreads back along them from
+/// the declarations that hold an entry themselves.
+fn declarations_holding_entries(
+    descriptor: &InterfaceDescriptor,
+    lists: &AddressMap<SortedNames>,
+    resolved: &[u32],
+) -> Box<[bool]> {
+    let types = &descriptor.types;
+    let mut holds = vec![false; types.len()];
+    let mut named_by: Vec<Vec<u32>> = vec![Vec::new(); types.len()];
+    let mut names = Vec::new();
+    for (at, declaration) in types.iter().enumerate() {
+        if matches!(declaration.definition, TypeExpr::Named { .. }) {
+            continue;
+        }
+        holds[at] = holds_entry_itself(&declaration.definition, &mut names);
+        for name in names.drain(..) {
+            if let Some(named) = position(lists, types, name) {
+                named_by[resolved[named] as usize].push(at as u32);
+            }
+        }
     }
+    let mut spreading: Vec<usize> = (0..types.len()).filter(|&at| holds[at]).collect();
+    while let Some(at) = spreading.pop() {
+        for &naming in &named_by[at] {
+            if !holds[naming as usize] {
+                holds[naming as usize] = true;
+                spreading.push(naming as usize);
+            }
+        }
+    }
+    for at in 0..types.len() {
+        holds[at] = holds[resolved[at] as usize];
+    }
+    holds.into_boxed_slice()
 }
 
-/// Indexes the long name lists of `ty` and of the types inside it. Validation bounds the nesting
-/// of a valid descriptor, so the recursion is bounded too.
-fn index_type(lists: &mut HashMap<(usize, usize), SortedNames>, ty: &TypeExpr) {
+/// Whether `ty` holds an `entry` outside its named types, whose names it adds to `names`.
+/// Validation bounds the nesting of a valid descriptor, so the recursion is bounded too.
+fn holds_entry_itself<'t>(ty: &'t TypeExpr, names: &mut Vec<&'t str>) -> bool {
     match ty {
-        TypeExpr::Record { fields } => {
-            index_declared(lists, fields);
-            for field in fields {
-                index_type(lists, &field.ty);
-            }
+        TypeExpr::Entry => true,
+        TypeExpr::Named { name } => {
+            names.push(name);
+            false
         }
-        TypeExpr::List { items } => index_type(lists, items),
-        TypeExpr::Enum { cases } => index_list(lists, cases),
-        TypeExpr::Union { cases } => {
-            index_list(lists, cases);
-            for payload in cases.iter().filter_map(|case| case.payload.as_ref()) {
-                index_type(lists, payload);
+        TypeExpr::List { items } => holds_entry_itself(items, names),
+        TypeExpr::Record { fields } => fields.iter().fold(false, |holds, field| {
+            holds_entry_itself(&field.ty, names) | holds
+        }),
+        TypeExpr::Union { cases } => cases
+            .iter()
+            .filter_map(|case| case.payload.as_ref())
+            .fold(false, |holds, payload| {
+                holds_entry_itself(payload, names) | holds
+            }),
+        _ => false,
+    }
+}
+
+/// Indexes the name lists of the types of a descriptor, once the declarations that may hold
+/// an entry are known.
+struct Indexing<'d> {
+    lists: AddressMap<SortedNames>,
+    holds_entries: &'d [bool],
+    types: &'d [TypeDeclaration],
+}
+
+impl Indexing<'_> {
+    /// Indexes the lists of `ty` and of the types inside it; returns whether a value of `ty`
+    /// may hold an entry. Validation bounds the nesting of a valid descriptor, so the
+    /// recursion is bounded too.
+    fn ty(&mut self, ty: &TypeExpr) -> bool {
+        match ty {
+            TypeExpr::Entry => true,
+            TypeExpr::Named { name } => {
+                position(&self.lists, self.types, name).is_none_or(|at| self.holds_entries[at])
             }
+            TypeExpr::Record { fields } => self.declared(fields),
+            TypeExpr::List { items } => self.ty(items),
+            TypeExpr::Enum { cases } => {
+                index_list(&mut self.lists, cases);
+                false
+            }
+            TypeExpr::Union { cases } => {
+                index_list(&mut self.lists, cases);
+                cases
+                    .iter()
+                    .filter_map(|case| case.payload.as_ref())
+                    .fold(false, |holds, payload| self.ty(payload) | holds)
+            }
+            _ => false,
         }
-        _ => {}
+    }
+
+    /// Indexes a list of fields or parameters, and the types of its members; returns whether
+    /// one of them may hold an entry.
+    fn declared<T: Declared>(&mut self, list: &[T]) -> bool {
+        let holds_entries: Box<[bool]> = list.iter().map(|member| self.ty(member.ty())).collect();
+        let any = holds_entries.contains(&true);
+        if !list.is_empty() {
+            let mut sorted = SortedNames::new(list);
+            sorted.required = list.iter().filter(|member| member.required()).count() as u32;
+            sorted.holds_entries = holds_entries;
+            self.lists.insert(key(list), sorted);
+        }
+        any
     }
 }
 
@@ -414,11 +639,12 @@ mod tests {
         let TypeExpr::Record { fields } = descriptor.resolve(returns) else {
             panic!("Long is a record");
         };
-        assert_eq!(
-            descriptor.indexes().lists.len(),
-            1,
-            "only the long list is indexed"
-        );
+        // Both lists of fields are indexed, for `members`; `find` searches the long one only.
+        assert_eq!(descriptor.indexes().lists.len(), 2);
+        NAME_COMPARISONS.with(|count| count.set(0));
+        assert!(descriptor.find(fields, "f57").is_some());
+        let searched = NAME_COMPARISONS.with(std::cell::Cell::get);
+        assert!(searched <= 8, "{searched} comparisons for one of 100 names");
         for i in 0..100 {
             let name = format!("f{i}");
             assert_eq!(
@@ -436,5 +662,124 @@ mod tests {
         };
         assert_eq!(descriptor.find(short, "s2").map(|f| &*f.name), Some("s2"));
         assert!(descriptor.type_declaration("Missing").is_none());
+    }
+
+    /// A descriptor from its JSON form.
+    fn decoded(types: &str) -> ValidDescriptor {
+        let body = format!(r#"{{"format":"wip-interface/1","types":[{types}],"operations":[]}}"#);
+        crate::codec::decode_descriptor(body.as_bytes(), &Default::default()).expect("valid")
+    }
+
+    fn fields_of<'d>(descriptor: &'d ValidDescriptor, name: &str) -> &'d [FieldDeclaration] {
+        match &descriptor
+            .type_declaration(name)
+            .expect("declared")
+            .definition
+        {
+            TypeExpr::Record { fields } => fields,
+            other => panic!("{name} is {other:?}"),
+        }
+    }
+
+    fn named(name: &str) -> TypeExpr {
+        TypeExpr::Named { name: name.into() }
+    }
+
+    #[test]
+    fn members_in_ascending_order_cost_a_comparison_each_and_any_order_is_found() {
+        // Declared out of name order, as descriptors often are.
+        let names: Vec<String> = (0..40).map(|i| format!("m{:02}", (i * 7) % 40)).collect();
+        let fields: Vec<String> = names
+            .iter()
+            .map(|name| {
+                format!(r#"{{"name":"{name}","required":false,"type":{{"kind":"string"}}}}"#)
+            })
+            .collect();
+        let descriptor = decoded(&format!(
+            r#"{{"name":"R","definition":{{"kind":"record","fields":[{}]}}}}"#,
+            fields.join(",")
+        ));
+        let fields = fields_of(&descriptor, "R");
+        let mut ascending = names.clone();
+        ascending.sort();
+        let looked_up = |order: &[String]| {
+            NAME_COMPARISONS.with(|count| count.set(0));
+            let mut members = descriptor.members(fields);
+            for name in order {
+                let (found, holds_entries) = members.find(name).expect("declared");
+                assert_eq!(&*found.name, name);
+                assert!(!holds_entries);
+            }
+            assert!(members.find("zz").is_none());
+            assert!(members.find("m").is_none());
+            NAME_COMPARISONS.with(std::cell::Cell::get)
+        };
+        // One comparison a name, plus the two names that are not there.
+        assert!(looked_up(&ascending) <= 40 + 2 * 12);
+        // Every other name absent: one more comparison for each.
+        let sparse: Vec<String> = ascending.iter().step_by(2).cloned().collect();
+        assert!(looked_up(&sparse) <= 2 * 20 + 2 * 12);
+        // Out of order: a look-ahead and a binary search a name at most.
+        let mut descending = ascending.clone();
+        descending.reverse();
+        let bound = 40 * (LOOK_AHEAD as u64 + 7) + 2 * 12;
+        assert!(looked_up(&descending) <= bound);
+        assert!(looked_up(&names) <= bound);
+    }
+
+    #[test]
+    fn which_types_may_hold_entries() {
+        let descriptor = decoded(
+            r#"{"name":"Plain","definition":{"kind":"record","fields":[
+                 {"name":"n","required":true,"type":{"kind":"integer"}},
+                 {"name":"raw","required":false,"type":{"kind":"json"}},
+                 {"name":"more","required":false,"type":{"kind":"list","items":{"kind":"named","name":"Cases"}}}]}},
+               {"name":"Link","definition":{"kind":"entry"}},
+               {"name":"Alias","definition":{"kind":"named","name":"Alias2"}},
+               {"name":"Alias2","definition":{"kind":"named","name":"Link"}},
+               {"name":"Tree","definition":{"kind":"record","fields":[
+                 {"name":"children","required":true,"type":{"kind":"list","items":{"kind":"named","name":"Alias2"}}},
+                 {"name":"label","required":true,"type":{"kind":"string"}},
+                 {"name":"leaf","required":false,"type":{"kind":"named","name":"Choice"}}]}},
+               {"name":"Choice","definition":{"kind":"union","cases":[
+                 {"name":"none"},
+                 {"name":"at","payload":{"kind":"named","name":"Alias"}}]}},
+               {"name":"Cases","definition":{"kind":"enum","cases":[{"name":"a"}]}}"#,
+        );
+        for (name, holds) in [
+            ("Plain", false),
+            ("Link", true),
+            ("Alias", true),
+            ("Alias2", true),
+            ("Tree", true),
+            ("Choice", true),
+            ("Cases", false),
+        ] {
+            assert_eq!(descriptor.holds_entries(&named(name)), holds, "{name}");
+        }
+        for (ty, holds) in [
+            (TypeExpr::Json, false),
+            (TypeExpr::Entry, true),
+            (
+                TypeExpr::List {
+                    items: Box::new(named("Plain")),
+                },
+                false,
+            ),
+            // A name the descriptor does not declare may hold anything.
+            (named("Missing"), true),
+        ] {
+            assert_eq!(descriptor.holds_entries(&ty), holds, "{ty:?}");
+        }
+        let mut tree = descriptor.members(fields_of(&descriptor, "Tree"));
+        assert!(tree.any_holds_entries());
+        assert_eq!(tree.find("children").map(|(_, holds)| holds), Some(true));
+        assert_eq!(tree.find("label").map(|(_, holds)| holds), Some(false));
+        assert_eq!(tree.find("leaf").map(|(_, holds)| holds), Some(true));
+        assert!(
+            !descriptor
+                .members(fields_of(&descriptor, "Plain"))
+                .any_holds_entries()
+        );
     }
 }

@@ -107,23 +107,25 @@ fn check_members<D: Declared>(
     depth: usize,
 ) -> Result {
     let mut required_seen = 0;
+    let mut lookup = descriptor.members(declared);
     for name in members.keys() {
-        let Some(declaration) = descriptor.find(declared, name) else {
+        let Some((declaration, _)) = lookup.find(name) else {
             return fail(ValidationErrorKind::UnknownMember { name: name.clone() })
                 .map_err(|error| at_key(error, name));
         };
         required_seen += usize::from(declaration.required());
     }
+    lookup.restart();
     for (name, member) in members {
         // Found in the first pass: every key is declared.
-        if let Some(declaration) = descriptor.find(declared, name) {
+        if let Some((declaration, _)) = lookup.find(name) {
             check(descriptor, declaration.ty(), member, depth + 1)
                 .map_err(|error| at_key(error, name))?;
         }
     }
     // Keys are unique and each names one declaration, so counting finds a missing one; only
     // then is the list scanned for it.
-    if required_seen == descriptor.required_count(declared) {
+    if required_seen == lookup.required() {
         return Ok(());
     }
     if let Some(missing) = declared.iter().find(|declaration| {

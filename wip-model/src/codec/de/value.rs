@@ -130,8 +130,9 @@ pub(crate) fn declared_members<D: Declared>(
 ) -> Read<BTreeMap<String, Value>> {
     let mut out = MemberMap::new();
     let mut required_seen = 0;
+    let mut members = descriptor.members(declared);
     while let Some(name) = d.json.next_key()? {
-        let Some(member) = descriptor.find(declared, &name) else {
+        let Some((member, _)) = members.find(&name) else {
             return Err(DecodeError::unknown_member(&name));
         };
         // Declared names are unique, so a name already read is a duplicate member.
@@ -145,7 +146,7 @@ pub(crate) fn declared_members<D: Declared>(
     }
     // Counting keeps a record of many declared fields cheap when few members are present; only
     // a missing member costs a scan.
-    if required_seen == descriptor.required_count(declared) {
+    if required_seen == members.required() {
         return Ok(out.into_map());
     }
     if let Some(missing) = declared.iter().find(|member| {
