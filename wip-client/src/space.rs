@@ -3,6 +3,7 @@
 //! and every rule is applied here.
 
 mod lru;
+mod objects;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque, hash_map};
 use std::fmt::{self, Write as _};
@@ -16,6 +17,7 @@ use wip_model::{
 };
 
 use self::lru::Lru;
+use self::objects::Objects;
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation};
 use crate::transport::{Reply, TransportError};
@@ -225,7 +227,7 @@ pub struct KnownSpace {
     limits: SpaceLimits,
     next_id: u64,
     clock: u64,
-    objects: BTreeMap<Path, ObjectEntry>,
+    objects: Objects,
     lru: Lru,
     by_ref: HashMap<ObjectRef, BTreeSet<Path>>,
     interfaces: BTreeMap<InterfaceReference, KnownInterface>,
@@ -279,7 +281,7 @@ impl KnownSpace {
             limits,
             next_id: 1,
             clock: 0,
-            objects: BTreeMap::new(),
+            objects: Objects::default(),
             lru: Lru::default(),
             by_ref: HashMap::new(),
             interfaces: BTreeMap::new(),
@@ -358,7 +360,7 @@ impl KnownSpace {
 
     /// Every held entry path, in path order.
     pub fn paths(&self) -> impl Iterator<Item = &Path> {
-        self.objects.keys()
+        self.objects.paths()
     }
 
     /// How many Object entries are held.
@@ -406,10 +408,7 @@ impl KnownSpace {
         let id = self.next_id();
         self.pending
             .insert(id, Pending::Observe { path: path.clone() });
-        let entry = self
-            .objects
-            .entry(path.clone())
-            .or_insert_with(ObjectEntry::new);
+        let entry = self.objects.get_or_insert(path);
         entry.loading = Some(id);
         // A new entry takes its place in the eviction order; a held one is touched when the
         // request completes (a Loading entry is never evicted meanwhile).
@@ -553,10 +552,7 @@ impl KnownSpace {
         // Other paths that hold the same Object; this path's own observation is checked on
         // the entry below.
         let aliases = self.check_held(&node.object, Some(path));
-        let entry = self
-            .objects
-            .entry(path.clone())
-            .or_insert_with(ObjectEntry::new);
+        let entry = self.objects.get_or_insert(path);
         if entry.loading == Some(id) {
             entry.loading = None;
         }
@@ -667,10 +663,7 @@ impl KnownSpace {
     }
 
     fn apply_node(&mut self, id: RequestId, path: &Path, node: &ObjectObservation, is_child: bool) {
-        let entry = self
-            .objects
-            .entry(path.clone())
-            .or_insert_with(ObjectEntry::new);
+        let entry = self.objects.get_or_insert(path);
         let written = Self::write_entry(entry, &mut self.lru, id, path, node, is_child, false);
         self.after_write(id, path, node, written);
     }
@@ -833,12 +826,7 @@ impl KnownSpace {
             Bound::Included(prefix.as_str()),
             Bound::Excluded(end.as_str()),
         );
-        out.extend(
-            self.objects
-                .range::<str, _>(range)
-                .map(|(p, _)| p.clone())
-                .filter(|p| p != path),
-        );
+        out.extend(self.objects.paths_in(range).filter(|&p| p != path).cloned());
         out
     }
 
@@ -1315,7 +1303,7 @@ impl KnownSpace {
                 .oldest_first()
                 .filter(|path| {
                     !self.pinned_objects.contains_key(*path)
-                        && self.objects.get(*path).is_some_and(|e| e.loading.is_none())
+                        && self.objects.get(path).is_some_and(|e| e.loading.is_none())
                 })
                 .take(excess)
                 .cloned()
@@ -1376,7 +1364,7 @@ impl KnownSpace {
     /// strings escaped: for tests and diagnostics.
     pub fn dump(&self) -> String {
         let mut out = String::new();
-        for (path, entry) in &self.objects {
+        for (path, entry) in self.objects.iter() {
             let _ = write!(
                 out,
                 "{} {}",
