@@ -11,7 +11,9 @@
 //! Target: our throughput at least 0.9× the bare client's, that is a time ratio (ours over bare,
 //! per batch of requests) of at most 1.11. Criterion times each side per group
 //! (`client_<interaction>_c<concurrency>`, benches `client` and `bare`); afterwards the bench
-//! prints the same ratios from interleaved runs, so that both sides see the same machine state.
+//! prints the same ratios from interleaved runs, so that both sides see the same machine state,
+//! and beside them the ratio of `HttpTransport` alone (encoding, HTTP, classifying and decoding,
+//! without the Known Space), which tells the codec's share of the overhead from the client's.
 
 #[path = "common/bare.rs"]
 mod bare;
@@ -36,7 +38,8 @@ use wip_demo::{DemoOptions, DemoServer};
 use wip_model::codec::{self, Limits};
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    InterfaceName, InterfaceReference, ObserveRequest, ObserveResponse, Path, ValidDescriptor,
+    InterfaceName, InterfaceReference, InterfaceTarget, ObserveRequest, ObserveResponse, Path,
+    Target, ValidDescriptor,
 };
 
 /// Requests per measured batch, split evenly over the concurrent tasks.
@@ -85,10 +88,24 @@ enum Interaction {
     Call,
 }
 
+/// Who sends the requests of a batch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// `Client`: the Known Space, coalescing, and the transport below.
+    Client,
+    /// `HttpTransport` alone.
+    Transport,
+    /// The bare hyper client, POSTing prepared bodies.
+    Bare,
+}
+
 struct Setup {
     runtime: Runtime,
     _server: DemoServer,
     client: Client,
+    transport: Arc<HttpTransport>,
+    /// The call as the client sends it, with the descriptor it was prepared with.
+    call: Arc<(CallOperationRequest, ValidDescriptor)>,
     bare: Bare,
     issues: Vec<Path>,
     observe_bodies: Vec<Bytes>,
@@ -134,6 +151,7 @@ fn setup() -> Setup {
         ClientOptions::default(),
     )
     .expect("a client");
+    let alone = Arc::new(transport(()).expect("a transport"));
 
     let issues: Vec<Path> = (1..=ISSUES)
         .map(|i| Path::new(format!("/projects/bulk/{i}")).expect("a path"))
@@ -158,7 +176,7 @@ fn setup() -> Setup {
     });
     let recording =
         Client::new(recorder.clone(), session, ClientOptions::default()).expect("a client");
-    let call_body = runtime.block_on(async {
+    let (call_body, call) = runtime.block_on(async {
         recording
             .call(&call_path, &issue_reference(), "read", BTreeMap::new())
             .await
@@ -168,17 +186,36 @@ fn setup() -> Setup {
             .call(&call_path, &issue_reference(), "read", BTreeMap::new())
             .await
             .expect("the call succeeds");
-        recorder
+        // The same call for the transport alone, from the client's observations.
+        let object = client.resolve(&call_path).await.expect("resolved");
+        let interface = client.interface(&issue_reference()).await.expect("fetched");
+        let call = CallOperationRequest {
+            target: Target {
+                path: call_path.clone(),
+                validator: object.validator.clone(),
+            },
+            interface: InterfaceTarget {
+                reference: interface.reference.clone(),
+                scope_ref: interface.scope_ref.clone(),
+                validator: interface.validator.clone(),
+            },
+            operation: "read".to_owned(),
+            arguments: BTreeMap::new(),
+        };
+        let body = recorder
             .call
             .lock()
             .expect("not poisoned")
             .take()
-            .expect("recorded")
+            .expect("recorded");
+        (body, (call, interface.descriptor))
     });
     Setup {
         runtime,
         _server: server,
         client,
+        transport: alone,
+        call: Arc::new(call),
         bare: Bare::new(endpoint),
         issues,
         observe_bodies,
@@ -188,14 +225,16 @@ fn setup() -> Setup {
 }
 
 impl Setup {
-    /// One batch of [`BATCH`] requests over `concurrency` tasks, through our client or bare;
-    /// observe `i` of the batch is of issue `offset + i`.
-    fn batch(&self, interaction: Interaction, ours: bool, concurrency: usize, offset: usize) {
+    /// One batch of [`BATCH`] requests over `concurrency` tasks, sent by `side`; observe `i`
+    /// of the batch is of issue `offset + i`.
+    fn batch(&self, interaction: Interaction, side: Side, concurrency: usize, offset: usize) {
         self.runtime.block_on(async {
             let mut tasks = JoinSet::new();
             let per_task = BATCH / concurrency;
             for task in 0..concurrency {
                 let client = self.client.clone();
+                let transport = Arc::clone(&self.transport);
+                let call = Arc::clone(&self.call);
                 let bare = self.bare.clone();
                 let start = offset + task * per_task;
                 let work: Vec<(Path, Bytes)> = (start..start + per_task)
@@ -211,11 +250,11 @@ impl Setup {
                     .collect();
                 tasks.spawn(async move {
                     for (path, body) in work {
-                        match (interaction, ours) {
-                            (Interaction::Observe, true) => {
+                        match (interaction, side) {
+                            (Interaction::Observe, Side::Client) => {
                                 black_box(client.observe(&path, 0).await.expect("observed"));
                             }
-                            (Interaction::Call, true) => {
+                            (Interaction::Call, Side::Client) => {
                                 let reference = issue_reference();
                                 let result = client
                                     .call(&path, &reference, "read", BTreeMap::new())
@@ -223,10 +262,20 @@ impl Setup {
                                     .expect("called");
                                 black_box(result);
                             }
-                            (Interaction::Observe, false) => {
+                            (Interaction::Observe, Side::Transport) => {
+                                let request = ObserveRequest { path, depth: 0 };
+                                let reply = transport.observe(&request).await;
+                                black_box(reply.expect("observed"));
+                            }
+                            (Interaction::Call, Side::Transport) => {
+                                let (request, descriptor) = &*call;
+                                let reply = transport.call_operation(request, descriptor).await;
+                                black_box(reply.expect("called"));
+                            }
+                            (Interaction::Observe, Side::Bare) => {
                                 black_box(bare.post(Route::Observe, body).await);
                             }
-                            (Interaction::Call, false) => {
+                            (Interaction::Call, Side::Bare) => {
                                 black_box(bare.post(Route::CallOperation, body).await);
                             }
                         }
@@ -254,11 +303,11 @@ fn main() {
     for (name, interaction) in cases {
         for concurrency in [1, 64] {
             let mut group = criterion.benchmark_group(format!("client_{name}_c{concurrency}"));
-            for (label, ours) in [("client", true), ("bare", false)] {
+            for (label, side) in [("client", Side::Client), ("bare", Side::Bare)] {
                 let mut offset = 0;
                 group.bench_function(label, |b| {
                     b.iter(|| {
-                        setup.batch(interaction, ours, concurrency, offset);
+                        setup.batch(interaction, side, concurrency, offset);
                         offset += BATCH;
                     })
                 });
@@ -272,24 +321,32 @@ fn main() {
     for (name, interaction) in cases {
         for concurrency in [1, 64] {
             const ROUNDS: usize = 31;
-            let (mut ours, mut bare) = (Vec::new(), Vec::new());
+            let (mut ours, mut alone, mut bare) = (Vec::new(), Vec::new(), Vec::new());
             for round in 0..ROUNDS {
                 let offset = round * BATCH;
-                for (times, side) in [(&mut ours, true), (&mut bare, false)] {
+                for (times, side) in [
+                    (&mut ours, Side::Client),
+                    (&mut alone, Side::Transport),
+                    (&mut bare, Side::Bare),
+                ] {
                     let start = Instant::now();
                     setup.batch(interaction, side, concurrency, offset);
                     times.push(start.elapsed());
                 }
             }
-            ours.sort();
-            bare.sort();
-            let (ours, bare) = (ours[ROUNDS / 2], bare[ROUNDS / 2]);
-            let per_second = |time: Duration| BATCH as f64 / time.as_secs_f64();
+            let per_second = |times: &mut Vec<Duration>| {
+                times.sort();
+                BATCH as f64 / times[ROUNDS / 2].as_secs_f64()
+            };
+            let (ours, alone, bare) = (
+                per_second(&mut ours),
+                per_second(&mut alone),
+                per_second(&mut bare),
+            );
             println!(
-                "{name} c{concurrency}: client {:.0}/s, bare {:.0}/s, throughput ratio {:.3} (target >= 0.9)",
-                per_second(ours),
-                per_second(bare),
-                per_second(ours) / per_second(bare)
+                "{name} c{concurrency}: client {ours:.0}/s, bare {bare:.0}/s, throughput ratio {:.3} (target >= 0.9); transport alone {alone:.0}/s, ratio {:.3}",
+                ours / bare,
+                alone / bare
             );
         }
     }

@@ -1,8 +1,8 @@
 //! `Client`: the async driver of the Known Space over a `Transport`.
 
 use std::borrow::Cow;
-use std::collections::btree_map::Entry;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -174,9 +174,9 @@ pub struct ClientOptions {
 type ObserveResult = Result<Arc<ObjectObservation>, ClientError>;
 type FetchResult = Result<InterfaceObservation, ClientError>;
 
-/// Retrievals in flight by key. (Few are in flight: an ordered map finds them with a few
-/// compares, where a hash map would hash a path each time.)
-type InFlight<K, T> = BTreeMap<K, Arc<Joined<T>>>;
+/// Retrievals in flight by key. A hash map: with many in flight, an ordered map compared the
+/// path with several others, each a read of memory that is cold by the time a response comes.
+type InFlight<K, T> = HashMap<K, Arc<Joined<T>>>;
 
 struct State {
     space: KnownSpace,
@@ -245,8 +245,8 @@ impl Client {
                 transport,
                 state: Mutex::new(State {
                     space,
-                    observes: BTreeMap::new(),
-                    fetches: BTreeMap::new(),
+                    observes: HashMap::new(),
+                    fetches: HashMap::new(),
                 }),
                 endpoint,
             }),

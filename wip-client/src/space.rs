@@ -7,6 +7,7 @@ mod objects;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque, hash_map};
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Bound;
 
 use wip_model::escape::Escaped;
@@ -25,6 +26,27 @@ use crate::transport::{Reply, TransportError};
 /// Identifies one request of a session; later requests have larger ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RequestId(u64);
+
+/// Hashes request ids, which this space hands out one after another and no Host chooses: a
+/// multiplication spreads them over the table.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, id: u64) {
+        self.0 = (self.0 ^ id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
 
 impl RequestId {
     /// The id's number.
@@ -170,6 +192,14 @@ struct ObjectEntry {
     discoverable: bool,
     /// The entry's slot in the eviction order.
     slot: u32,
+    /// Whether no other path holds an Object of this entry's `ref`: `by_ref` has this path
+    /// alone under it. Kept true to `by_ref` wherever that changes, so that a re-observed
+    /// Object is checked against the other holders of its `ref` only when there are some.
+    ref_alone: bool,
+    /// Whether this path's scope lifetime evidence is this entry's `ref`: set once the
+    /// evidence was seen, cleared wherever the evidence or the `ref` changes, so that an Object
+    /// observed again unchanged does not look its evidence up again.
+    evidence_is_ref: bool,
 }
 
 impl ObjectEntry {
@@ -183,6 +213,8 @@ impl ObjectEntry {
             revision: RequestId(0),
             discoverable: false,
             slot: lru::NONE,
+            ref_alone: false,
+            evidence_is_ref: false,
         }
     }
 
@@ -200,6 +232,8 @@ impl ObjectEntry {
 struct Written {
     /// The entry's `ref` before the write, when the node's differs from it.
     old_ref: Option<Option<ObjectRef>>,
+    /// Whether the path's scope lifetime evidence is known to be the entry's `ref` already.
+    evidence_is_ref: bool,
     /// Whether the entry is discoverable now.
     discoverable: bool,
     /// The child names held before, when the node brought children.
@@ -235,7 +269,7 @@ pub struct KnownSpace {
     /// fetch's `scope_ref` (the same string when both are known).
     scope_evidence: HashMap<Path, String>,
     /// Requests in flight. (The newest observe rooted at a path is its entry's `loading`.)
-    pending: BTreeMap<RequestId, Pending>,
+    pending: HashMap<RequestId, Pending, BuildHasherDefault<IdHasher>>,
     newest_fetch: HashMap<InterfaceReference, RequestId>,
     /// Pins of in-flight calls (few at a time: ordered maps, no hashing).
     pinned_objects: BTreeMap<Path, usize>,
@@ -286,7 +320,7 @@ impl KnownSpace {
             by_ref: HashMap::new(),
             interfaces: BTreeMap::new(),
             scope_evidence: HashMap::new(),
-            pending: BTreeMap::new(),
+            pending: HashMap::default(),
             newest_fetch: HashMap::new(),
             pinned_objects: BTreeMap::new(),
             pinned_interfaces: BTreeMap::new(),
@@ -550,9 +584,19 @@ impl KnownSpace {
         node: &ObjectObservation,
     ) -> Completion {
         // Other paths that hold the same Object; this path's own observation is checked on
-        // the entry below.
-        let aliases = self.check_held(&node.object, Some(path));
+        // the entry below. An entry that holds this `ref` alone has no others to check.
         let entry = self.objects.get_or_insert(path);
+        let alone = entry.ref_alone
+            && entry
+                .object
+                .as_ref()
+                .is_some_and(|held| held.object_ref == node.object.object_ref);
+        let (entry, aliases) = if alone {
+            (entry, Ok(()))
+        } else {
+            let aliases = self.check_held(&node.object, Some(path));
+            (self.objects.get_or_insert(path), aliases)
+        };
         if entry.loading == Some(id) {
             entry.loading = None;
         }
@@ -685,6 +729,11 @@ impl KnownSpace {
             .as_ref()
             .and_then(|old| old.object_ref.as_ref());
         let old_ref = (held_ref != object.object_ref.as_ref()).then(|| held_ref.cloned());
+        if old_ref.is_some() {
+            // `after_write` links the new `ref` and sees it as evidence.
+            entry.ref_alone = false;
+            entry.evidence_is_ref = false;
+        }
         let old_children = match &node.children {
             Some(_) => entry.children.take(),
             None => None,
@@ -708,6 +757,7 @@ impl KnownSpace {
         Self::relink(lru, entry, path);
         Written {
             old_ref,
+            evidence_is_ref: entry.evidence_is_ref,
             discoverable: entry.discoverable,
             old_children,
         }
@@ -725,7 +775,18 @@ impl KnownSpace {
         let object = &node.object;
         // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
         match &object.object_ref {
-            Some(object_ref) => self.scope_evidence_seen(path, object_ref.as_str()),
+            Some(object_ref) if written.evidence_is_ref => {
+                debug_assert_eq!(
+                    self.scope_evidence.get(path).map(String::as_str),
+                    Some(object_ref.as_str())
+                );
+            }
+            Some(object_ref) => {
+                self.scope_evidence_seen(path, object_ref.as_str());
+                if let Some(entry) = self.objects.get_mut(path) {
+                    entry.evidence_is_ref = true;
+                }
+            }
             None => self.scope_evidence_lost(path),
         }
         if let Some(old_ref) = written.old_ref {
@@ -733,10 +794,7 @@ impl KnownSpace {
                 self.unlink_ref(&old_ref, path);
             }
             if let Some(new_ref) = &object.object_ref {
-                self.by_ref
-                    .entry(new_ref.clone())
-                    .or_default()
-                    .insert(path.clone());
+                self.link_ref(new_ref, path);
             }
         }
         if written.discoverable {
@@ -797,6 +855,7 @@ impl KnownSpace {
                 .collect();
             for scope in lost {
                 self.scope_evidence.remove(&scope);
+                self.evidence_changed(&scope);
             }
         }
     }
@@ -992,10 +1051,12 @@ impl KnownSpace {
                 self.retire_scope(scope);
                 self.scope_evidence
                     .insert(scope.clone(), evidence.to_owned());
+                self.evidence_changed(scope);
             }
             None => {
                 self.scope_evidence
                     .insert(scope.clone(), evidence.to_owned());
+                self.evidence_changed(scope);
                 // Descriptors fetched with no evidence at all keep their lifetime; those whose
                 // scope_ref disagrees with the evidence now seen are of another lifetime.
                 let stale: Vec<InterfaceReference> = self
@@ -1016,6 +1077,7 @@ impl KnownSpace {
 
     fn scope_evidence_lost(&mut self, scope: &Path) {
         if self.scope_evidence.remove(scope).is_some() {
+            self.evidence_changed(scope);
             self.retire_scope(scope);
         }
     }
@@ -1261,12 +1323,68 @@ impl KnownSpace {
         }
     }
 
+    /// Notes that the Object at `path` has `object_ref`, keeping `ref_alone` true to it.
+    fn link_ref(&mut self, object_ref: &ObjectRef, path: &Path) {
+        let paths = self.by_ref.entry(object_ref.clone()).or_default();
+        paths.insert(path.clone());
+        let alone = paths.len() == 1;
+        // A second holder: the first is alone no more.
+        let first = (paths.len() == 2)
+            .then(|| paths.iter().find(|held| *held != path).cloned())
+            .flatten();
+        self.set_ref_alone(path, alone);
+        if let Some(first) = first {
+            self.set_ref_alone(&first, false);
+        }
+    }
+
     fn unlink_ref(&mut self, object_ref: &ObjectRef, path: &Path) {
-        if let Some(paths) = self.by_ref.get_mut(object_ref) {
-            paths.remove(path);
-            if paths.is_empty() {
-                self.by_ref.remove(object_ref);
+        let Some(paths) = self.by_ref.get_mut(object_ref) else {
+            return;
+        };
+        paths.remove(path);
+        let last = (paths.len() == 1).then(|| paths.first().cloned()).flatten();
+        if paths.is_empty() {
+            self.by_ref.remove(object_ref);
+        }
+        self.set_ref_alone(path, false);
+        if let Some(last) = last {
+            self.set_ref_alone(&last, true);
+        }
+    }
+
+    /// For the scenario tests: every entry's `ref_alone` and `evidence_is_ref` say what
+    /// `by_ref` and `scope_evidence` hold.
+    #[cfg(test)]
+    fn check_entry_flags(&self, step: usize) {
+        for (path, entry) in self.objects.iter() {
+            let object_ref = entry.object.as_ref().and_then(|o| o.object_ref.as_ref());
+            if let Some(object_ref) = object_ref {
+                let holders = self.by_ref.get(object_ref);
+                let alone = holders.is_some_and(|paths| paths.len() == 1 && paths.contains(path));
+                assert_eq!(entry.ref_alone, alone, "step {step}: ref_alone of {path:?}");
             }
+            if entry.evidence_is_ref {
+                assert_eq!(
+                    self.scope_evidence.get(path).map(String::as_str),
+                    object_ref.map(ObjectRef::as_str),
+                    "step {step}: evidence of {path:?}"
+                );
+            }
+        }
+    }
+
+    fn set_ref_alone(&mut self, path: &Path, alone: bool) {
+        if let Some(entry) = self.objects.get_mut(path) {
+            entry.ref_alone = alone;
+        }
+    }
+
+    /// The scope lifetime evidence at `scope` changed or went: the entry there no longer knows
+    /// it to be its `ref`.
+    fn evidence_changed(&mut self, scope: &Path) {
+        if let Some(entry) = self.objects.get_mut(scope) {
+            entry.evidence_is_ref = false;
         }
     }
 

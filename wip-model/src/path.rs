@@ -30,7 +30,7 @@ use crate::escape::Quoted;
 /// assert!(Path::new("/items/").is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Eq)]
 pub struct Path(Arc<str>);
 
 /// Why a string is not a canonical absolute path.
@@ -167,6 +167,37 @@ impl Path {
     }
 }
 
+/// Equal text; two clones of one path are equal without reading their text (the maps that key
+/// on paths compare a path with the very one they were given before, as often as not).
+impl PartialEq for Path {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+/// Byte order of the text, as `str` orders it (so every ancestor comes before its descendants).
+impl Ord for Path {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return std::cmp::Ordering::Equal;
+        }
+        self.0.cmp(&other.0)
+    }
+}
+
+/// The text's hash, as `str` hashes it (so a map keyed by paths finds them by `&str` too).
+impl std::hash::Hash for Path {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialOrd for Path {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 impl fmt::Debug for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&*self.0, f)
@@ -270,6 +301,23 @@ pub fn check_child_name(name: &str) -> Result<(), NameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Clones and separately built paths compare by their text alike, in the order of `str`.
+    #[test]
+    fn equality_and_order_are_the_texts() {
+        let texts = ["/", "/a", "/a/b", "/a b", "/a0", "/b", "/\u{e9}"];
+        for a in texts {
+            let path = Path::new(a).unwrap();
+            assert_eq!(path, path.clone());
+            assert_eq!(path.cmp(&path.clone()), std::cmp::Ordering::Equal);
+            for b in texts {
+                let other = Path::new(b).unwrap();
+                assert_eq!(path == other, a == b, "{a} == {b}");
+                assert_eq!(path.cmp(&other), a.cmp(b), "{a} cmp {b}");
+                assert_eq!(path.partial_cmp(&other), Some(a.cmp(b)));
+            }
+        }
+    }
 
     #[test]
     fn segments_and_parents() {

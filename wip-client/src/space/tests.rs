@@ -179,6 +179,7 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                 assert_eq!(got.join(" "), want, "step {step}");
             }
         }
+        space.check_entry_flags(step);
     }
     let dump = space.dump();
     assert_eq!(dump.trim(), expected.trim(), "\n--- got ---\n{dump}");
@@ -343,6 +344,21 @@ iface /p#notes stale no-descriptor",
 iface /p#board stale no-descriptor
 iface /p#notes fresh scope_ref=p/2",
     );
+    // A fetch with another scope_ref makes that the evidence; the scope Object observed
+    // again, unchanged, makes its ref the evidence again and retires what was fetched.
+    check(
+        vec![
+            Observe("a", "/p"),
+            Tree("a", node("p").r("p/1"), "applied 1/0"),
+            Fetch("f", "/p", "board"),
+            Descriptor("f", Some("p/2"), None, "label", "applied 1/0"),
+            Observe("b", "/p"),
+            Tree("b", node("p").r("p/1"), "applied 1/0"),
+        ],
+        "
+/p fresh ref=p/1
+iface /p#board stale no-descriptor",
+    );
     // The scope Object loses its ref.
     check(
         vec![
@@ -356,6 +372,66 @@ iface /p#notes fresh scope_ref=p/2",
         "
 /p fresh
 iface /p#board stale no-descriptor",
+    );
+}
+
+#[test]
+fn an_object_held_at_two_paths_then_at_one() {
+    check(
+        vec![
+            Observe("a", "/s"),
+            Tree(
+                "a",
+                node("s").kids([node("h").r("h").v("1")]),
+                "applied 2/0",
+            ),
+            Observe("b", "/t"),
+            Tree(
+                "b",
+                node("t").kids([node("h").r("h").v("1")]),
+                "applied 2/0",
+            ),
+            // Another Object at /t/h now: /s/h holds `h` alone.
+            Observe("c", "/t/h"),
+            Tree("c", node("h").r("k").v("1"), "applied 1/0"),
+            Observe("d", "/s/h"),
+            Tree("d", node("h").r("h").v("1"), "applied 1/0"),
+            // Back at /t/h: two holders of `h` again, and the contradiction is seen.
+            Observe("e", "/t/h"),
+            Tree("e", node("h").r("h").v("1").d("other"), "invalid"),
+        ],
+        "
+/s fresh children=[h]
+/s/h fresh ref=h v=1 discoverable
+/t fresh children=[h]
+/t/h error(invalid) ref=k v=1 discoverable",
+    );
+    // Held at two paths with two validators: observed again at one with the other's
+    // validator, it is checked against the other's representation.
+    check(
+        vec![
+            Observe("a", "/s"),
+            Tree(
+                "a",
+                node("s").kids([node("h").r("h").v("1")]),
+                "applied 2/0",
+            ),
+            Observe("b", "/t"),
+            Tree(
+                "b",
+                node("t").kids([node("h").r("h").v("1")]),
+                "applied 2/0",
+            ),
+            Observe("c", "/s/h"),
+            Tree("c", node("h").r("h").v("2"), "applied 1/0"),
+            Observe("d", "/s/h"),
+            Tree("d", node("h").r("h").v("1").d("other"), "invalid"),
+        ],
+        "
+/s fresh children=[h]
+/s/h error(invalid) ref=h v=2 discoverable
+/t fresh children=[h]
+/t/h fresh ref=h v=1 discoverable",
     );
 }
 
