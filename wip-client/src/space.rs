@@ -774,6 +774,8 @@ impl KnownSpace {
     ) {
         let object = &node.object;
         // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
+        // What the entry's flags become, set below in one lookup when either changes.
+        let mut evidence_seen = false;
         match &object.object_ref {
             Some(object_ref) if written.evidence_is_ref => {
                 debug_assert_eq!(
@@ -783,18 +785,26 @@ impl KnownSpace {
             }
             Some(object_ref) => {
                 self.scope_evidence_seen(path, object_ref.as_str());
-                if let Some(entry) = self.objects.get_mut(path) {
-                    entry.evidence_is_ref = true;
-                }
+                evidence_seen = true;
             }
             None => self.scope_evidence_lost(path),
         }
+        let mut alone = None;
         if let Some(old_ref) = written.old_ref {
             if let Some(old_ref) = old_ref {
                 self.unlink_ref(&old_ref, path);
             }
-            if let Some(new_ref) = &object.object_ref {
-                self.link_ref(new_ref, path);
+            alone = object
+                .object_ref
+                .as_ref()
+                .map(|new_ref| self.link_ref(new_ref, path));
+        }
+        if (evidence_seen || alone.is_some())
+            && let Some(entry) = self.objects.get_mut(path)
+        {
+            entry.evidence_is_ref |= evidence_seen;
+            if let Some(alone) = alone {
+                entry.ref_alone = alone;
             }
         }
         if written.discoverable {
@@ -995,8 +1005,10 @@ impl KnownSpace {
         response: &FetchInterfaceResponse,
     ) -> Completion {
         let scope = reference.scope().clone();
-        if let Some(scope_ref) = &response.scope_ref {
-            self.scope_evidence_seen(&scope, scope_ref.as_str());
+        if let Some(scope_ref) = &response.scope_ref
+            && self.scope_evidence_seen(&scope, scope_ref.as_str())
+        {
+            self.evidence_changed(&scope);
         }
         let touched = self.tick();
         let Some(known) = self.interfaces.get_mut(reference) else {
@@ -1044,19 +1056,21 @@ impl KnownSpace {
         }
     }
 
-    fn scope_evidence_seen(&mut self, scope: &Path, evidence: &str) {
+    /// Notes `evidence` as the scope lifetime evidence at `scope`, retiring the descriptors of
+    /// another lifetime; whether the evidence held there changed (the caller keeps the flag of
+    /// the entry at `scope` true to it).
+    fn scope_evidence_seen(&mut self, scope: &Path, evidence: &str) -> bool {
         match self.scope_evidence.get(scope) {
-            Some(held) if held == evidence => {}
+            Some(held) if held == evidence => false,
             Some(_) => {
                 self.retire_scope(scope);
                 self.scope_evidence
                     .insert(scope.clone(), evidence.to_owned());
-                self.evidence_changed(scope);
+                true
             }
             None => {
                 self.scope_evidence
                     .insert(scope.clone(), evidence.to_owned());
-                self.evidence_changed(scope);
                 // Descriptors fetched with no evidence at all keep their lifetime; those whose
                 // scope_ref disagrees with the evidence now seen are of another lifetime.
                 let stale: Vec<InterfaceReference> = self
@@ -1071,6 +1085,7 @@ impl KnownSpace {
                 for reference in stale {
                     self.retire(&reference);
                 }
+                true
             }
         }
     }
@@ -1191,19 +1206,15 @@ impl KnownSpace {
     }
 
     fn call_validator(&mut self, id: RequestId, path: &Path, validator: &Validator) -> Completion {
-        let Some(object_ref) = self
+        let Some((object_ref, alone)) = self
             .objects
             .get(path)
-            .and_then(|e| e.object.as_ref()?.object_ref.clone())
+            .and_then(|e| Some((e.object.as_ref()?.object_ref.clone()?, e.ref_alone)))
         else {
             return self.call_validator_at(id, path, validator);
         };
         // One Object at several paths: every path that holds it shows the new validator. (Held
         // at this path alone, the usual case, it is written without listing the paths.)
-        let alone = self
-            .by_ref
-            .get(&object_ref)
-            .is_some_and(|paths| paths.len() == 1 && paths.contains(path));
         if alone {
             return match self.call_validator_at(id, path, validator) {
                 Completion::Applied { .. } => Completion::Applied {
@@ -1324,7 +1335,9 @@ impl KnownSpace {
     }
 
     /// Notes that the Object at `path` has `object_ref`, keeping `ref_alone` true to it.
-    fn link_ref(&mut self, object_ref: &ObjectRef, path: &Path) {
+    /// Notes that the Object at `path` has `object_ref`; returns whether `path` holds it alone,
+    /// for the caller to set on its entry (the other holder's is set here).
+    fn link_ref(&mut self, object_ref: &ObjectRef, path: &Path) -> bool {
         let paths = self.by_ref.entry(object_ref.clone()).or_default();
         paths.insert(path.clone());
         let alone = paths.len() == 1;
@@ -1332,12 +1345,14 @@ impl KnownSpace {
         let first = (paths.len() == 2)
             .then(|| paths.iter().find(|held| *held != path).cloned())
             .flatten();
-        self.set_ref_alone(path, alone);
         if let Some(first) = first {
             self.set_ref_alone(&first, false);
         }
+        alone
     }
 
+    /// Notes that the Object at `path` no longer has `object_ref` (its entry's flag was
+    /// cleared with the change, or the entry is gone); a holder left alone is told so.
     fn unlink_ref(&mut self, object_ref: &ObjectRef, path: &Path) {
         let Some(paths) = self.by_ref.get_mut(object_ref) else {
             return;
@@ -1347,7 +1362,6 @@ impl KnownSpace {
         if paths.is_empty() {
             self.by_ref.remove(object_ref);
         }
-        self.set_ref_alone(path, false);
         if let Some(last) = last {
             self.set_ref_alone(&last, true);
         }
@@ -1359,11 +1373,12 @@ impl KnownSpace {
     fn check_entry_flags(&self, step: usize) {
         for (path, entry) in self.objects.iter() {
             let object_ref = entry.object.as_ref().and_then(|o| o.object_ref.as_ref());
-            if let Some(object_ref) = object_ref {
-                let holders = self.by_ref.get(object_ref);
-                let alone = holders.is_some_and(|paths| paths.len() == 1 && paths.contains(path));
-                assert_eq!(entry.ref_alone, alone, "step {step}: ref_alone of {path:?}");
-            }
+            let alone = object_ref.is_some_and(|object_ref| {
+                self.by_ref
+                    .get(object_ref)
+                    .is_some_and(|paths| paths.len() == 1 && paths.contains(path))
+            });
+            assert_eq!(entry.ref_alone, alone, "step {step}: ref_alone of {path:?}");
             if entry.evidence_is_ref {
                 assert_eq!(
                     self.scope_evidence.get(path).map(String::as_str),
@@ -1589,5 +1604,7 @@ fn state_name(state: &ObservationState) -> String {
     }
 }
 
+#[cfg(test)]
+mod flag_tests;
 #[cfg(test)]
 mod tests;

@@ -101,10 +101,12 @@ impl fmt::Display for EntryLocation {
 /// again: what it meets on its way is reported as validation would report it (a part of the
 /// wrong kind, an undeclared record member, an entry that is not a canonical path, nesting
 /// deeper than [`MAX_VALIDATION_DEPTH`]), but union parts it cannot read (a missing or unknown
-/// `$case`) are passed over, and so are the parts whose type cannot hold an entry (a record
-/// member of such a type, the items of a list of one, a union payload of one); run
-/// [`validate_value`](crate::validate::validate_value) first on a value built by hand to hear
-/// of every fault.
+/// `$case`) are passed over, and so are the parts whose type cannot hold an entry: they are
+/// not looked into at all (a record member of such a type, the items of a list of one, a union
+/// payload of one, or a whole record of such a type, undeclared members and all). Run
+/// [`validate_value`](crate::validate::validate_value) or
+/// [`validate_result`](crate::validate::validate_result) first on a value that was not
+/// decoded, to hear of every fault.
 ///
 /// Entries share the common parts of their locations ([`EntryLocation`]), so the result takes
 /// memory in proportion to the value however deep and many the entries are.

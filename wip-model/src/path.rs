@@ -316,6 +316,10 @@ mod tests {
                 assert_eq!(path.cmp(&other), a.cmp(b), "{a} cmp {b}");
                 assert_eq!(path.partial_cmp(&other), Some(a.cmp(b)));
             }
+            // A map keyed by paths finds them by `&str` (`Borrow<str>`): the same hash.
+            let hasher = std::collections::hash_map::RandomState::new();
+            use std::hash::BuildHasher;
+            assert_eq!(hasher.hash_one(&path), hasher.hash_one(a));
         }
     }
 

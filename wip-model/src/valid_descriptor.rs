@@ -20,8 +20,10 @@ use crate::validate::{ValidationError, validate_descriptor};
 /// a mutable one, which keeps the indexes true.
 ///
 /// Lookups of operations, types, record fields, parameters and cases cost a binary search where
-/// a list is long (more than 16 entries) and a short scan otherwise, so reading or checking a
-/// value stays near linear in its size however large the descriptor is. The indexes cover the
+/// a list is long (more than 16 entries) and a short scan otherwise; the members of a record or
+/// an argument map are found in turn through an index of every field and parameter list, one
+/// comparison each while their names ascend. So reading or checking a value stays near linear
+/// in its size however large the descriptor is. The indexes cover the
 /// lists inside this descriptor; a type expression built or cloned outside it is looked up by
 /// scanning.
 ///
@@ -66,6 +68,10 @@ struct Indexes {
     resolved: Box<[u32]>,
     /// For each type declaration, whether a value of it may hold an `entry`.
     holds_entries: Box<[bool]>,
+    /// For each list, record and union type expression inside the descriptor, keyed by its
+    /// address, whether a value of it may hold an `entry`: an answer in one lookup for every
+    /// part of a value a walk meets.
+    composites_holding: AddressMap<bool>,
 }
 
 impl Indexes {
@@ -77,24 +83,30 @@ impl Indexes {
         let holds_entries = declarations_holding_entries(descriptor, &lists, &resolved);
         let mut indexing = Indexing {
             lists,
+            composites_holding: AddressMap::default(),
             holds_entries: &holds_entries,
             types: &descriptor.types,
         };
         for declaration in &descriptor.types {
             // An alias has no lists of its own, and what it holds is known already.
             if !matches!(declaration.definition, TypeExpr::Named { .. }) {
-                indexing.ty(&declaration.definition);
+                indexing.index_type(&declaration.definition);
             }
         }
         for operation in &descriptor.operations {
-            indexing.declared(&operation.parameters);
-            indexing.ty(&operation.returns.ty);
+            indexing.index_declared(&operation.parameters);
+            indexing.index_type(&operation.returns.ty);
         }
-        let lists = indexing.lists;
+        let Indexing {
+            lists,
+            composites_holding,
+            ..
+        } = indexing;
         Self {
             lists,
             resolved,
             holds_entries,
+            composites_holding,
         }
     }
 }
@@ -165,24 +177,25 @@ impl ValidDescriptor {
     }
 
     /// Whether a value of `ty` may hold an `entry`: `ty` is an entry, or names, lists, or has a
-    /// record field or a union payload of a type that may. `json` never does. A type built
-    /// outside this descriptor may, as far as this can tell.
+    /// record field or a union payload of a type that may. `json` never does. Answered from
+    /// the indexes in one lookup; a list, record or union built outside this descriptor may
+    /// hold one, as far as this can tell.
     pub(crate) fn holds_entries(&self, ty: &TypeExpr) -> bool {
+        count_comparison();
+        let indexes = self.indexes();
         match ty {
             TypeExpr::Entry => true,
             TypeExpr::Named { name } => {
-                let indexes = self.indexes();
                 match position(&indexes.lists, &self.0.descriptor.types, name) {
                     Some(at) => indexes.holds_entries[at],
                     None => true,
                 }
             }
-            TypeExpr::List { items } => self.holds_entries(items),
-            TypeExpr::Record { fields } => self.members(fields).any_holds_entries(),
-            TypeExpr::Union { cases } => cases
-                .iter()
-                .filter_map(|case| case.payload.as_ref())
-                .any(|payload| self.holds_entries(payload)),
+            TypeExpr::List { .. } | TypeExpr::Record { .. } | TypeExpr::Union { .. } => indexes
+                .composites_holding
+                .get(&(ty as *const TypeExpr as usize, 0))
+                .copied()
+                .unwrap_or(true),
             _ => false,
         }
     }
@@ -263,6 +276,8 @@ struct SortedNames {
     required: u32,
     /// By position in the list, for fields and parameters; empty for other lists.
     holds_entries: Box<[bool]>,
+    /// Whether one of `holds_entries` is.
+    any_holds_entries: bool,
 }
 
 impl SortedNames {
@@ -275,6 +290,18 @@ impl SortedNames {
             positions: positions.into_boxed_slice(),
             required: 0,
             holds_entries: Box::default(),
+            any_holds_entries: false,
+        }
+    }
+
+    /// The index of a list of fields or parameters, whose members' types may hold an entry
+    /// where `holds_entries` says so.
+    fn declared<T: Declared>(list: &[T], holds_entries: Box<[bool]>) -> Self {
+        Self {
+            required: list.iter().filter(|member| member.required()).count() as u32,
+            any_holds_entries: holds_entries.contains(&true),
+            holds_entries,
+            ..Self::new(list)
         }
     }
 
@@ -345,7 +372,8 @@ impl<'d, T: Declared> Members<'d, T> {
         };
         self.next = rank + 1;
         let at = sorted.positions[rank] as usize;
-        Some((&self.list[at], sorted.holds_entries[at]))
+        let holds_entries = sorted.holds_entries.get(at).copied().unwrap_or(true);
+        Some((&self.list[at], holds_entries))
     }
 
     /// Starts over, for another walk of names in ascending order.
@@ -363,8 +391,9 @@ impl<'d, T: Declared> Members<'d, T> {
 
     /// Whether any member's type may hold an entry.
     pub(crate) fn any_holds_entries(&self) -> bool {
+        count_comparison();
         match self.sorted {
-            Some(sorted) => sorted.holds_entries.contains(&true),
+            Some(sorted) => sorted.any_holds_entries,
             None => !self.list.is_empty(),
         }
     }
@@ -515,8 +544,9 @@ fn declarations_holding_entries(
     holds.into_boxed_slice()
 }
 
-/// Whether `ty` holds an `entry` outside its named types, whose names it adds to `names`.
-/// Validation bounds the nesting of a valid descriptor, so the recursion is bounded too.
+/// Whether `ty` holds an `entry` outside its named types, whose names it adds to `names`
+/// (all of them: the folds below do not stop at the first part that holds one). Validation
+/// bounds the nesting of a valid descriptor, so the recursion is bounded too.
 fn holds_entry_itself<'t>(ty: &'t TypeExpr, names: &mut Vec<&'t str>) -> bool {
     match ty {
         TypeExpr::Entry => true,
@@ -539,50 +569,57 @@ fn holds_entry_itself<'t>(ty: &'t TypeExpr, names: &mut Vec<&'t str>) -> bool {
 }
 
 /// Indexes the name lists of the types of a descriptor, once the declarations that may hold
-/// an entry are known.
+/// an entry are known, and notes which of its composite types may hold one.
 struct Indexing<'d> {
     lists: AddressMap<SortedNames>,
+    composites_holding: AddressMap<bool>,
     holds_entries: &'d [bool],
     types: &'d [TypeDeclaration],
 }
 
 impl Indexing<'_> {
-    /// Indexes the lists of `ty` and of the types inside it; returns whether a value of `ty`
-    /// may hold an entry. Validation bounds the nesting of a valid descriptor, so the
-    /// recursion is bounded too.
-    fn ty(&mut self, ty: &TypeExpr) -> bool {
-        match ty {
-            TypeExpr::Entry => true,
+    /// Indexes the lists of `ty` and of the types inside it, and returns whether a value of
+    /// `ty` may hold an entry (noted for a list, record or union). Validation bounds the
+    /// nesting of a valid descriptor, so the recursion is bounded too.
+    fn index_type(&mut self, ty: &TypeExpr) -> bool {
+        let holds = match ty {
+            TypeExpr::Entry => return true,
             TypeExpr::Named { name } => {
-                position(&self.lists, self.types, name).is_none_or(|at| self.holds_entries[at])
+                return position(&self.lists, self.types, name)
+                    .is_none_or(|at| self.holds_entries[at]);
             }
-            TypeExpr::Record { fields } => self.declared(fields),
-            TypeExpr::List { items } => self.ty(items),
+            TypeExpr::Record { fields } => self.index_declared(fields),
+            TypeExpr::List { items } => self.index_type(items),
             TypeExpr::Enum { cases } => {
                 index_list(&mut self.lists, cases);
-                false
+                return false;
             }
+            // Every payload is indexed, so no `any` that would stop at the first.
             TypeExpr::Union { cases } => {
                 index_list(&mut self.lists, cases);
                 cases
                     .iter()
                     .filter_map(|case| case.payload.as_ref())
-                    .fold(false, |holds, payload| self.ty(payload) | holds)
+                    .fold(false, |holds, payload| self.index_type(payload) | holds)
             }
-            _ => false,
-        }
+            _ => return false,
+        };
+        self.composites_holding
+            .insert((ty as *const TypeExpr as usize, 0), holds);
+        holds
     }
 
-    /// Indexes a list of fields or parameters, and the types of its members; returns whether
+    /// Indexes a list of fields or parameters and the types of its members; returns whether
     /// one of them may hold an entry.
-    fn declared<T: Declared>(&mut self, list: &[T]) -> bool {
-        let holds_entries: Box<[bool]> = list.iter().map(|member| self.ty(member.ty())).collect();
+    fn index_declared<T: Declared>(&mut self, list: &[T]) -> bool {
+        let holds_entries: Box<[bool]> = list
+            .iter()
+            .map(|member| self.index_type(member.ty()))
+            .collect();
         let any = holds_entries.contains(&true);
         if !list.is_empty() {
-            let mut sorted = SortedNames::new(list);
-            sorted.required = list.iter().filter(|member| member.required()).count() as u32;
-            sorted.holds_entries = holds_entries;
-            self.lists.insert(key(list), sorted);
+            self.lists
+                .insert(key(list), SortedNames::declared(list, holds_entries));
         }
         any
     }
@@ -760,17 +797,29 @@ mod tests {
         for (ty, holds) in [
             (TypeExpr::Json, false),
             (TypeExpr::Entry, true),
+            // A list built outside the descriptor, and a name it does not declare, may hold
+            // anything as far as the indexes can tell.
             (
                 TypeExpr::List {
                     items: Box::new(named("Plain")),
                 },
-                false,
+                true,
             ),
-            // A name the descriptor does not declare may hold anything.
             (named("Missing"), true),
         ] {
             assert_eq!(descriptor.holds_entries(&ty), holds, "{ty:?}");
         }
+        // The descriptor's own list: the answer for its items.
+        let TypeExpr::Record { fields } = &descriptor.type_declaration("Plain").unwrap().definition
+        else {
+            panic!("a record");
+        };
+        let more = &fields
+            .iter()
+            .find(|field| &*field.name == "more")
+            .unwrap()
+            .ty;
+        assert!(!descriptor.holds_entries(more));
         let mut tree = descriptor.members(fields_of(&descriptor, "Tree"));
         assert!(tree.any_holds_entries());
         assert_eq!(tree.find("children").map(|(_, holds)| holds), Some(true));
@@ -781,5 +830,29 @@ mod tests {
                 .members(fields_of(&descriptor, "Plain"))
                 .any_holds_entries()
         );
+        // A chain declared from its far end: the answer spreads back along every kind of
+        // reference, an alias included, and stops at `json`.
+        let chain = decoded(
+            r#"{"name":"A","definition":{"kind":"record","fields":[
+                 {"name":"b","required":true,"type":{"kind":"named","name":"B"}}]}},
+               {"name":"B","definition":{"kind":"list","items":{"kind":"named","name":"C"}}},
+               {"name":"C","definition":{"kind":"union","cases":[
+                 {"name":"x","payload":{"kind":"named","name":"D"}}]}},
+               {"name":"D","definition":{"kind":"named","name":"E"}},
+               {"name":"E","definition":{"kind":"entry"}},
+               {"name":"Opaque","definition":{"kind":"json"}},
+               {"name":"F","definition":{"kind":"list","items":{"kind":"named","name":"Opaque"}}}"#,
+        );
+        for (name, holds) in [
+            ("A", true),
+            ("B", true),
+            ("C", true),
+            ("D", true),
+            ("E", true),
+            ("Opaque", false),
+            ("F", false),
+        ] {
+            assert_eq!(chain.holds_entries(&named(name)), holds, "{name}");
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 
 use async_trait::async_trait;
-use wip_model::validate::validate_arguments;
+use wip_model::validate::{validate_arguments, validate_result};
 use wip_model::{
     FetchInterfaceResponse, InterfaceReference, Object, ObjectObservation, Path, ProtocolError,
     ProtocolErrorCode, ValidDescriptor, Validator, Value, entries_of,
@@ -431,7 +431,12 @@ impl Worldspace for FakeWorldspace {
                 result,
                 changes_target,
             } => {
-                let Ok(entries) = entries_of(&descriptor, &declaration.returns.ty, &result) else {
+                // As a transport would: a result that is not valid for the operation is a
+                // response that could not be decoded.
+                let entries = validate_result(&descriptor, &declaration.name, &result)
+                    .ok()
+                    .and_then(|()| entries_of(&descriptor, &declaration.returns.ty, &result).ok());
+                let Some(entries) = entries else {
                     return Ok(CallOutcome::OutcomeUnknown {
                         reason: "the response could not be decoded".to_owned(),
                     });

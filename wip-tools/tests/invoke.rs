@@ -383,6 +383,17 @@ fn entries_in_the_result_and_an_unchanged_target() {
         true,
         &["outcome unknown"],
     );
+    // Ill-typed where no entry can be: found by validating the result, not by the entries.
+    let fake = issue_tracker();
+    fake.on_call(&path("/issues/1"), "get_metadata", |_| FakeReply::Success {
+        result: Value::Record([("labels".to_owned(), Value::List(vec![Value::Integer(1)]))].into()),
+        changes_target: false,
+    });
+    check(
+        &invoke(&tools(fake), "/issues/1", "get_metadata", json!({})),
+        true,
+        &["outcome unknown"],
+    );
 }
 
 #[test]

@@ -239,3 +239,66 @@ fn arguments_before_their_operation_are_skipped_once() {
         call.len()
     );
 }
+
+/// The work of `entries_of` over `value`, read as `ty`, once the descriptor is indexed.
+fn entries_work(descriptor: &ValidDescriptor, ty: &crate::TypeExpr, value: &crate::Value) -> u64 {
+    crate::entries_of(descriptor, ty, value).expect("a valid value walks");
+    comparisons(|| {
+        crate::entries_of(descriptor, ty, value).expect("a valid value walks");
+    })
+}
+
+#[test]
+fn many_values_of_wide_types_that_hold_entries_are_walked_without_scanning_the_types() {
+    const VALUES: usize = 20_000;
+    // A list of empty lists of a union of 10⁵ cases, the last of which holds an entry.
+    let mut cases: String = (0..FIELDS)
+        .map(|index| format!(r#"{{"name":"c{index}"}},"#))
+        .collect();
+    cases.push_str(r#"{"name":"link","payload":{"kind":"entry"}}"#);
+    let descriptor = decode_descriptor(
+        format!(
+            r#"{{"format":"wip-interface/1","types":[{{"name":"L","definition":{{"kind":"list","items":{{"kind":"list","items":{{"kind":"union","cases":[{cases}]}}}}}}}}],"operations":[]}}"#
+        )
+        .as_bytes(),
+        &Limits::default(),
+    )
+    .expect("valid");
+    let ty = crate::TypeExpr::Named { name: "L".into() };
+    let value = json::value_from_str(
+        &descriptor,
+        &ty,
+        &format!("[{}]", vec!["[]"; VALUES].join(",")),
+    )
+    .expect("a list of empty lists");
+    let work = entries_work(&descriptor, &ty, &value);
+    // Asking the union's cases which hold an entry, list by list, would look at 2·10⁹.
+    assert!(work <= 4 * VALUES as u64, "looked at {work}");
+
+    // A list of empty records of 10⁵ string fields and one entry field.
+    let mut fields: String = (0..FIELDS)
+        .map(|index| {
+            format!(r#"{{"name":"f{index}","required":false,"type":{{"kind":"string"}}}},"#)
+        })
+        .collect();
+    fields.push_str(r#"{"name":"link","required":false,"type":{"kind":"entry"}}"#);
+    let descriptor = decode_descriptor(
+        format!(
+            r#"{{"format":"wip-interface/1","types":[{{"name":"R","definition":{{"kind":"record","fields":[{fields}]}}}}],"operations":[]}}"#
+        )
+        .as_bytes(),
+        &Limits::default(),
+    )
+    .expect("valid");
+    let ty = crate::TypeExpr::List {
+        items: Box::new(crate::TypeExpr::Named { name: "R".into() }),
+    };
+    let value = json::value_from_str(
+        &descriptor,
+        &ty,
+        &format!("[{}]", vec!["{}"; VALUES].join(",")),
+    )
+    .expect("a list of empty records");
+    let work = entries_work(&descriptor, &ty, &value);
+    assert!(work <= 4 * VALUES as u64, "looked at {work}");
+}
