@@ -17,6 +17,8 @@
 
 #[path = "common/bare.rs"]
 mod bare;
+#[path = "common/prepared_call.rs"]
+mod prepared_call;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -28,6 +30,7 @@ use async_trait::async_trait;
 use bare::Bare;
 use bytes::Bytes;
 use criterion::Criterion;
+use prepared_call::prepared_call;
 use tokio::runtime::Runtime;
 use tokio::task::JoinSet;
 use wip_client::{
@@ -38,8 +41,7 @@ use wip_demo::{DemoOptions, DemoServer};
 use wip_model::codec::{self, Limits};
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    InterfaceName, InterfaceReference, InterfaceTarget, ObserveRequest, ObserveResponse, Path,
-    Target, ValidDescriptor,
+    InterfaceName, InterfaceReference, ObserveRequest, ObserveResponse, Path, ValidDescriptor,
 };
 
 /// Requests per measured batch, split evenly over the concurrent tasks.
@@ -187,28 +189,14 @@ fn setup() -> Setup {
             .await
             .expect("the call succeeds");
         // The same call for the transport alone, from the client's observations.
-        let object = client.resolve(&call_path).await.expect("resolved");
-        let interface = client.interface(&issue_reference()).await.expect("fetched");
-        let call = CallOperationRequest {
-            target: Target {
-                path: call_path.clone(),
-                validator: object.validator.clone(),
-            },
-            interface: InterfaceTarget {
-                reference: interface.reference.clone(),
-                scope_ref: interface.scope_ref.clone(),
-                validator: interface.validator.clone(),
-            },
-            operation: "read".to_owned(),
-            arguments: BTreeMap::new(),
-        };
+        let call = prepared_call(&client, &call_path, &issue_reference(), "read").await;
         let body = recorder
             .call
             .lock()
             .expect("not poisoned")
             .take()
             .expect("recorded");
-        (body, (call, interface.descriptor))
+        (body, call)
     });
     Setup {
         runtime,

@@ -18,19 +18,19 @@
 
 #[path = "../benches/common/bare.rs"]
 mod bare;
+#[path = "../benches/common/prepared_call.rs"]
+mod prepared_call;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bare::Bare;
 use bytes::Bytes;
+use prepared_call::prepared_call;
 use wip_client::{Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Route, Session};
 use wip_client::{Reply, Transport};
 use wip_model::codec::{self, Limits};
-use wip_model::{
-    CallOperationRequest, InterfaceName, InterfaceReference, InterfaceTarget, ObserveRequest, Path,
-    Target,
-};
+use wip_model::{InterfaceName, InterfaceReference, ObserveRequest, Path};
 
 /// Generated issues in the demo world, as in the overhead bench.
 const ISSUES: usize = 2_000;
@@ -100,24 +100,9 @@ fn run(endpoint: &str, side: &str, interaction: &str, count: usize) {
         // The call as the client sends it: the Object's and the interface's validators and the
         // scope_ref from fresh observations.
         let call_path = issue(0);
-        let object = client.resolve(&call_path).await.expect("resolved");
-        let interface = client.interface(&issue_read()).await.expect("fetched");
-        let call = CallOperationRequest {
-            target: Target {
-                path: call_path.clone(),
-                validator: object.validator.clone(),
-            },
-            interface: InterfaceTarget {
-                reference: interface.reference.clone(),
-                scope_ref: interface.scope_ref.clone(),
-                validator: interface.validator.clone(),
-            },
-            operation: "read".to_owned(),
-            arguments: BTreeMap::new(),
-        };
+        let (call, descriptor) = prepared_call(&client, &call_path, &issue_read(), "read").await;
         let call_body = Bytes::from(
-            codec::encode_call_operation_request(&call, &interface.descriptor, &limits)
-                .expect("encodes"),
+            codec::encode_call_operation_request(&call, &descriptor, &limits).expect("encodes"),
         );
         let bare = Bare::new(endpoint);
         let observe_body = bare
@@ -149,7 +134,7 @@ fn run(endpoint: &str, side: &str, interaction: &str, count: usize) {
                 }
                 ("transport", "call") => {
                     let reply = transport
-                        .call_operation(&call, &interface.descriptor)
+                        .call_operation(&call, &descriptor)
                         .await
                         .expect("called");
                     assert!(matches!(reply, Reply::Success(_)));
@@ -173,7 +158,7 @@ fn run(endpoint: &str, side: &str, interaction: &str, count: usize) {
                 ("decode", "call") => {
                     let decoded = codec::decode_call_operation_result(
                         &call,
-                        &interface.descriptor,
+                        &descriptor,
                         &call_response,
                         &limits,
                     );

@@ -112,12 +112,9 @@ fn flags_fuzz() {
             objects: 1 + rng.pick(6),
             ..SpaceLimits::default()
         };
-        let mut fast = KnownSpace::with_index(
-            session.clone(),
-            limits,
-            Box::new(crate::TokenIndex::new()),
-        )
-        .unwrap();
+        let mut fast =
+            KnownSpace::with_index(session.clone(), limits, Box::new(crate::TokenIndex::new()))
+                .unwrap();
         let mut slow =
             KnownSpace::with_index(session, limits, Box::new(crate::TokenIndex::new())).unwrap();
         let mut open: Vec<(RequestId, u8, String)> = vec![];
