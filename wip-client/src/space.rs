@@ -773,9 +773,9 @@ impl KnownSpace {
         written: Written,
     ) {
         let object = &node.object;
-        // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
         // What the entry's flags become, set below in one lookup when either changes.
         let mut evidence_seen = false;
+        // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
         match &object.object_ref {
             Some(object_ref) if written.evidence_is_ref => {
                 debug_assert_eq!(
@@ -1334,7 +1334,6 @@ impl KnownSpace {
         }
     }
 
-    /// Notes that the Object at `path` has `object_ref`, keeping `ref_alone` true to it.
     /// Notes that the Object at `path` has `object_ref`; returns whether `path` holds it alone,
     /// for the caller to set on its entry (the other holder's is set here).
     fn link_ref(&mut self, object_ref: &ObjectRef, path: &Path) -> bool {

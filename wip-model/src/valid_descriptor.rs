@@ -193,7 +193,7 @@ impl ValidDescriptor {
             }
             TypeExpr::List { .. } | TypeExpr::Record { .. } | TypeExpr::Union { .. } => indexes
                 .composites_holding
-                .get(&(ty as *const TypeExpr as usize, 0))
+                .get(&expr_key(ty))
                 .copied()
                 .unwrap_or(true),
             _ => false,
@@ -446,6 +446,11 @@ fn key<T>(list: &[T]) -> (usize, usize) {
     (list.as_ptr() as usize, list.len())
 }
 
+/// A type expression's key in the indexes: its address (it is never moved while they exist).
+fn expr_key(ty: &TypeExpr) -> (usize, usize) {
+    (ty as *const TypeExpr as usize, 0)
+}
+
 /// The position of the entry of `list` called `name`: through its index when it has one,
 /// scanning otherwise.
 fn position<T: Named>(lists: &AddressMap<SortedNames>, list: &[T], name: &str) -> Option<usize> {
@@ -604,8 +609,7 @@ impl Indexing<'_> {
             }
             _ => return false,
         };
-        self.composites_holding
-            .insert((ty as *const TypeExpr as usize, 0), holds);
+        self.composites_holding.insert(expr_key(ty), holds);
         holds
     }
 

@@ -73,6 +73,11 @@ fn descriptor() -> ValidDescriptor {
     codec::decode_descriptor(body.as_bytes(), &Limits::default()).unwrap()
 }
 
+/// The one interface name of these sequences, scoped at `path`.
+fn scoped_at(path: &Path) -> InterfaceReference {
+    InterfaceReference::new(path.clone(), InterfaceName::new("i").unwrap())
+}
+
 /// Makes `space` look everything up on its next steps.
 fn clear_flags(space: &mut KnownSpace) {
     let paths: Vec<Path> = space.objects.paths().cloned().collect();
@@ -128,13 +133,11 @@ fn flags_fuzz() {
                 let (a, b) = match kind {
                     0 => (fast.begin_observe(&path), slow.begin_observe(&path)),
                     1 => {
-                        let r =
-                            InterfaceReference::new(path.clone(), InterfaceName::new("i").unwrap());
+                        let r = scoped_at(&path);
                         (fast.begin_fetch(&r), slow.begin_fetch(&r))
                     }
                     _ => {
-                        let r =
-                            InterfaceReference::new(path.clone(), InterfaceName::new("i").unwrap());
+                        let r = scoped_at(&path);
                         (fast.begin_call(&path, &r), slow.begin_call(&path, &r))
                     }
                 };
@@ -167,10 +170,7 @@ fn flags_fuzz() {
                     }
                     1 => {
                         let sr = [None, Some("r1"), Some("r2")][rng.pick(3)].map(ScopeRef::new);
-                        let reference = InterfaceReference::new(
-                            Path::new(&p).unwrap(),
-                            InterfaceName::new("i").unwrap(),
-                        );
+                        let reference = scoped_at(&Path::new(&p).unwrap());
                         let outcome = Ok(Reply::Success(FetchInterfaceResponse {
                             interface: reference,
                             scope_ref: sr,

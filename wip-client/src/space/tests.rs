@@ -375,22 +375,31 @@ iface /p#board stale no-descriptor",
     );
 }
 
+/// The same Object (`ref` h, validator 1) observed as a child at /s/h and at /t/h, then
+/// `more`.
+fn held_at_two_paths(more: Vec<Event>) -> Vec<Event> {
+    let mut events = vec![
+        Observe("a", "/s"),
+        Tree(
+            "a",
+            node("s").kids([node("h").r("h").v("1")]),
+            "applied 2/0",
+        ),
+        Observe("b", "/t"),
+        Tree(
+            "b",
+            node("t").kids([node("h").r("h").v("1")]),
+            "applied 2/0",
+        ),
+    ];
+    events.extend(more);
+    events
+}
+
 #[test]
 fn an_object_held_at_two_paths_then_at_one() {
     check(
-        vec![
-            Observe("a", "/s"),
-            Tree(
-                "a",
-                node("s").kids([node("h").r("h").v("1")]),
-                "applied 2/0",
-            ),
-            Observe("b", "/t"),
-            Tree(
-                "b",
-                node("t").kids([node("h").r("h").v("1")]),
-                "applied 2/0",
-            ),
+        held_at_two_paths(vec![
             // Another Object at /t/h now: /s/h holds `h` alone.
             Observe("c", "/t/h"),
             Tree("c", node("h").r("k").v("1"), "applied 1/0"),
@@ -399,7 +408,7 @@ fn an_object_held_at_two_paths_then_at_one() {
             // Back at /t/h: two holders of `h` again, and the contradiction is seen.
             Observe("e", "/t/h"),
             Tree("e", node("h").r("h").v("1").d("other"), "invalid"),
-        ],
+        ]),
         "
 /s fresh children=[h]
 /s/h fresh ref=h v=1 discoverable
@@ -409,24 +418,12 @@ fn an_object_held_at_two_paths_then_at_one() {
     // Held at two paths with two validators: observed again at one with the other's
     // validator, it is checked against the other's representation.
     check(
-        vec![
-            Observe("a", "/s"),
-            Tree(
-                "a",
-                node("s").kids([node("h").r("h").v("1")]),
-                "applied 2/0",
-            ),
-            Observe("b", "/t"),
-            Tree(
-                "b",
-                node("t").kids([node("h").r("h").v("1")]),
-                "applied 2/0",
-            ),
+        held_at_two_paths(vec![
             Observe("c", "/s/h"),
             Tree("c", node("h").r("h").v("2"), "applied 1/0"),
             Observe("d", "/s/h"),
             Tree("d", node("h").r("h").v("1").d("other"), "invalid"),
-        ],
+        ]),
         "
 /s fresh children=[h]
 /s/h error(invalid) ref=h v=2 discoverable

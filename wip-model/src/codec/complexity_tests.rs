@@ -240,11 +240,16 @@ fn arguments_before_their_operation_are_skipped_once() {
     );
 }
 
-/// The work of `entries_of` over `value`, read as `ty`, once the descriptor is indexed.
-fn entries_work(descriptor: &ValidDescriptor, ty: &crate::TypeExpr, value: &crate::Value) -> u64 {
-    crate::entries_of(descriptor, ty, value).expect("a valid value walks");
+/// The work of `entries_of`, once the descriptor is indexed, over a list of `count` items
+/// `item` read as `ty`, of a descriptor declaring `types` (JSON declarations).
+fn entries_work_of_many(types: &str, ty: &crate::TypeExpr, item: &str, count: usize) -> u64 {
+    let body = format!(r#"{{"format":"wip-interface/1","types":[{types}],"operations":[]}}"#);
+    let descriptor = decode_descriptor(body.as_bytes(), &Limits::default()).expect("valid");
+    let items = format!("[{}]", vec![item; count].join(","));
+    let value = json::value_from_str(&descriptor, ty, &items).expect("a valid value");
+    crate::entries_of(&descriptor, ty, &value).expect("a valid value walks");
     comparisons(|| {
-        crate::entries_of(descriptor, ty, value).expect("a valid value walks");
+        crate::entries_of(&descriptor, ty, &value).expect("a valid value walks");
     })
 }
 
@@ -256,22 +261,15 @@ fn many_values_of_wide_types_that_hold_entries_are_walked_without_scanning_the_t
         .map(|index| format!(r#"{{"name":"c{index}"}},"#))
         .collect();
     cases.push_str(r#"{"name":"link","payload":{"kind":"entry"}}"#);
-    let descriptor = decode_descriptor(
-        format!(
-            r#"{{"format":"wip-interface/1","types":[{{"name":"L","definition":{{"kind":"list","items":{{"kind":"list","items":{{"kind":"union","cases":[{cases}]}}}}}}}}],"operations":[]}}"#
-        )
-        .as_bytes(),
-        &Limits::default(),
-    )
-    .expect("valid");
     let ty = crate::TypeExpr::Named { name: "L".into() };
-    let value = json::value_from_str(
-        &descriptor,
+    let work = entries_work_of_many(
+        &format!(
+            r#"{{"name":"L","definition":{{"kind":"list","items":{{"kind":"list","items":{{"kind":"union","cases":[{cases}]}}}}}}}}"#
+        ),
         &ty,
-        &format!("[{}]", vec!["[]"; VALUES].join(",")),
-    )
-    .expect("a list of empty lists");
-    let work = entries_work(&descriptor, &ty, &value);
+        "[]",
+        VALUES,
+    );
     // Asking the union's cases which hold an entry, list by list, would look at 2·10⁹.
     assert!(work <= 4 * VALUES as u64, "looked at {work}");
 
@@ -282,23 +280,14 @@ fn many_values_of_wide_types_that_hold_entries_are_walked_without_scanning_the_t
         })
         .collect();
     fields.push_str(r#"{"name":"link","required":false,"type":{"kind":"entry"}}"#);
-    let descriptor = decode_descriptor(
-        format!(
-            r#"{{"format":"wip-interface/1","types":[{{"name":"R","definition":{{"kind":"record","fields":[{fields}]}}}}],"operations":[]}}"#
-        )
-        .as_bytes(),
-        &Limits::default(),
-    )
-    .expect("valid");
     let ty = crate::TypeExpr::List {
         items: Box::new(crate::TypeExpr::Named { name: "R".into() }),
     };
-    let value = json::value_from_str(
-        &descriptor,
+    let work = entries_work_of_many(
+        &format!(r#"{{"name":"R","definition":{{"kind":"record","fields":[{fields}]}}}}"#),
         &ty,
-        &format!("[{}]", vec!["{}"; VALUES].join(",")),
-    )
-    .expect("a list of empty records");
-    let work = entries_work(&descriptor, &ty, &value);
+        "{}",
+        VALUES,
+    );
     assert!(work <= 4 * VALUES as u64, "looked at {work}");
 }
