@@ -582,19 +582,7 @@ fn a_call_validator_reaches_every_path_of_the_object() {
         "",
     );
     check(
-        vec![
-            Observe("a", "/s"),
-            Tree(
-                "a",
-                node("s").kids([node("h").r("h").v("1")]),
-                "applied 2/0",
-            ),
-            Observe("b", "/t"),
-            Tree(
-                "b",
-                node("t").kids([node("h").r("h").v("1")]),
-                "applied 2/0",
-            ),
+        held_at_two_paths(vec![
             Call("c", "/s/h", "/", "doc"),
             Dispatched("c"),
             CallEnds(
@@ -606,7 +594,7 @@ fn a_call_validator_reaches_every_path_of_the_object() {
             // A later observation with the new validator and the new text is no contradiction.
             Observe("d", "/s/h"),
             Tree("d", node("h").r("h").v("2").d("appended"), "applied 1/0"),
-        ],
+        ]),
         "
 /s fresh children=[h]
 /s/h fresh ref=h v=2 discoverable
