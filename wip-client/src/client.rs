@@ -17,6 +17,7 @@ use wip_model::{
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::flight::{Flight, Joined, Lead};
+use crate::local_hash::LocalHashing;
 use crate::space::{
     CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
 };
@@ -176,7 +177,8 @@ type FetchResult = Result<InterfaceObservation, ClientError>;
 
 /// Retrievals in flight by key. A hash map: with many in flight, an ordered map compared the
 /// path with several others, each a read of memory that is cold by the time a response comes.
-type InFlight<K, T> = HashMap<K, Arc<Joined<T>>>;
+/// Hashed cheaply ([`LocalHashing`]): it holds no more keys than there are callers waiting.
+type InFlight<K, T> = HashMap<K, Arc<Joined<T>>, LocalHashing>;
 
 struct State {
     space: KnownSpace,
@@ -245,8 +247,8 @@ impl Client {
                 transport,
                 state: Mutex::new(State {
                     space,
-                    observes: HashMap::new(),
-                    fetches: HashMap::new(),
+                    observes: HashMap::default(),
+                    fetches: HashMap::default(),
                 }),
                 endpoint,
             }),
@@ -310,8 +312,9 @@ impl Client {
             id: Some(id),
             key: Some(Key::Observe(key)),
         };
+        let started = Timer::new(&span);
         let task = async move {
-            let started = Timer::start();
+            let started = started.start();
             let outcome = inner.transport.observe(&request).await;
             started.record(&status_of(&outcome));
             let (completion, joined) = {
@@ -325,7 +328,7 @@ impl Client {
             }
             result
         };
-        Box::pin(task.instrument(span))
+        traced_flight(task, span)
     }
 
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
@@ -391,8 +394,9 @@ impl Client {
             id: Some(id),
             key: Some(Key::Fetch(reference)),
         };
+        let started = Timer::new(&span);
         let task = async move {
-            let started = Timer::start();
+            let started = started.start();
             let outcome = inner.transport.fetch_interface(&request).await;
             started.record(&status_of(&outcome));
             let (completion, joined) = {
@@ -411,7 +415,7 @@ impl Client {
             }
             result
         };
-        Box::pin(task.instrument(span))
+        traced_flight(task, span)
     }
 
     /// Expands unexplored subtrees of `scope` breadth-first, within `budget`.
@@ -572,7 +576,8 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
-        async move {
+        let started = Timer::new(&span);
+        let call = async move {
             let id = {
                 let mut state = self.state();
                 let id = state.space.begin_call(&path, &interface.reference);
@@ -585,7 +590,7 @@ impl Client {
                 id: Some(id),
                 key: None,
             };
-            let started = Timer::start();
+            let started = started.start();
             let outcome = self
                 .inner
                 .transport
@@ -664,9 +669,12 @@ impl Client {
                 guard.id = None;
             }
             result
+        };
+        if span.is_disabled() {
+            call.await
+        } else {
+            call.instrument(span).await
         }
-        .instrument(span)
-        .await
     }
 }
 
@@ -754,20 +762,46 @@ impl InFlightKey<FetchResult> for Key {
     }
 }
 
+/// A flight, instrumented with `span` when that is enabled: with no subscriber listening, the
+/// wrapper would only cost each poll an enter and an exit of nothing.
+fn traced_flight<T>(
+    task: impl Future<Output = T> + Send + 'static,
+    span: tracing::Span,
+) -> Flight<T> {
+    if span.is_disabled() {
+        Box::pin(task)
+    } else {
+        Box::pin(task.instrument(span))
+    }
+}
+
 /// Times an interaction for its span; reads no clock when no subscriber wants the span.
-struct Timer(Option<Instant>);
+struct Timer {
+    span: Option<tracing::Span>,
+    started: Option<Instant>,
+}
 
 impl Timer {
-    fn start() -> Self {
-        Self((!tracing::Span::current().is_disabled()).then(Instant::now))
+    fn new(span: &tracing::Span) -> Self {
+        Self {
+            span: (!span.is_disabled()).then(|| span.clone()),
+            started: None,
+        }
     }
 
-    /// Records the status and the duration on the current span.
+    /// The timer, started now (when there is a span to record on).
+    fn start(mut self) -> Self {
+        if self.span.is_some() {
+            self.started = Some(Instant::now());
+        }
+        self
+    }
+
+    /// Records the status and the duration on the span.
     fn record(self, status: &str) {
-        let Some(started) = self.0 else {
+        let (Some(span), Some(started)) = (self.span, self.started) else {
             return;
         };
-        let span = tracing::Span::current();
         span.record("status", status);
         span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
     }

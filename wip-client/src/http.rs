@@ -323,17 +323,22 @@ impl HttpTransport {
                     .map(str::to_owned)
                     .unwrap_or_else(|_| "\u{fffd}".into())
             };
-            // The first Content-Type value; every Content-Encoding value, in order.
-            let content_type = parts.headers.get(header::CONTENT_TYPE).map(text);
-            let content_encodings = parts
-                .headers
-                .get_all(header::CONTENT_ENCODING)
-                .iter()
-                .map(text)
-                .collect();
-            let declared = parts
-                .headers
-                .get(header::CONTENT_LENGTH)
+            // The first Content-Type value; every Content-Encoding value, in order; the first
+            // Content-Length value. One walk over the headers (a map yields each name's values
+            // together, in order), where a lookup per name would hash each.
+            let mut content_type = None;
+            let mut content_encodings = Vec::new();
+            let mut content_length = None;
+            for (name, value) in &parts.headers {
+                if name == header::CONTENT_TYPE {
+                    content_type.get_or_insert_with(|| text(value));
+                } else if name == header::CONTENT_ENCODING {
+                    content_encodings.push(text(value));
+                } else if name == header::CONTENT_LENGTH {
+                    content_length.get_or_insert(value);
+                }
+            }
+            let declared = content_length
                 .and_then(|value| value.to_str().ok())
                 .and_then(|value| value.parse::<u64>().ok());
             let mut read = if declared.is_some_and(|length| length > maximum as u64) {

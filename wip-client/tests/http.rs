@@ -1,6 +1,6 @@
 //! `HttpTransport` against a scripted loopback HTTP server: the request it sends (route,
 //! method, headers, token), the body limit enforced while reading, redirects not followed, the
-//! per-request timeout, and keep-alive reuse.
+//! per-request timeout, keep-alive reuse, and which of repeated response headers count.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -148,6 +148,82 @@ async fn requests_follow_the_binding_and_connections_are_reused() {
     assert_eq!(server.connections.load(Ordering::SeqCst), 1);
     // The token never shows in the transport's debug output.
     assert!(!format!("{transport:?}").contains("secret"));
+}
+
+/// A 200 response with the root Object's body and `headers` (each line ending in CRLF).
+fn ok_with(headers: &str) -> Vec<u8> {
+    let body = r#"{"object":{"name":"","interfaces":[]}}"#;
+    format!(
+        "HTTP/1.1 200 OK\r\n{headers}content-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn repeated_headers_are_read_as_the_binding_says() {
+    // The first Content-Type decides, whatever follows it.
+    for (headers, json) in [
+        (
+            "content-type: text/plain\r\ncontent-type: application/json\r\n",
+            false,
+        ),
+        (
+            "content-type: application/json\r\ncontent-type: text/plain\r\n",
+            true,
+        ),
+        ("x-other: 1\r\ncontent-type: application/json\r\n", true),
+        ("x-other: application/json\r\n", false),
+    ] {
+        let server = scripted(Some(ok_with(headers))).await;
+        let outcome = transport(&server.endpoint, HttpOptions::default())
+            .observe(&root())
+            .await;
+        if json {
+            assert!(
+                matches!(outcome, Ok(Reply::Success(_))),
+                "{headers}: {outcome:?}"
+            );
+        } else {
+            assert!(
+                matches!(&outcome, Err(TransportError::InvalidResponse { kind: InvalidResponseKind::InvalidSuccessBody, detail, .. }) if detail.contains("content type")),
+                "{headers}: {outcome:?}"
+            );
+        }
+    }
+    // Every Content-Encoding value counts, in whichever header line it comes.
+    for (headers, identity) in [
+        ("content-encoding: identity\r\n", true),
+        (
+            "content-encoding: identity\r\ncontent-encoding: gzip\r\n",
+            false,
+        ),
+        (
+            "content-encoding: gzip\r\ncontent-encoding: identity\r\n",
+            false,
+        ),
+    ] {
+        let headers = format!("content-type: application/json\r\n{headers}");
+        let server = scripted(Some(ok_with(&headers))).await;
+        let outcome = transport(&server.endpoint, HttpOptions::default())
+            .observe(&root())
+            .await;
+        if identity {
+            assert!(
+                matches!(outcome, Ok(Reply::Success(_))),
+                "{headers}: {outcome:?}"
+            );
+        } else {
+            assert_eq!(
+                outcome.unwrap_err(),
+                TransportError::Binding {
+                    status: 200,
+                    kind: BindingFailure::UnsupportedContentCoding
+                },
+                "{headers}"
+            );
+        }
+    }
 }
 
 #[tokio::test]
