@@ -14,6 +14,11 @@
 //! prints the same ratios from interleaved runs, so that both sides see the same machine state,
 //! and beside them the ratio of `HttpTransport` alone (encoding, HTTP, classifying and decoding,
 //! without the Known Space), which tells the codec's share of the overhead from the client's.
+//!
+//! The demo answers each request on the runtime's blocking pool, shared here with the clients.
+//! `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default is 512): after
+//! the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a different, cold
+//! one, which moves the c1 figures (see ARCHITECTURE.md, Performance).
 
 #[path = "common/bare.rs"]
 mod bare;
@@ -123,11 +128,16 @@ fn issue_reference() -> InterfaceReference {
 }
 
 fn setup() -> Setup {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.worker_threads(2).enable_all();
+    if let Ok(cap) = std::env::var("WIP_BENCH_BLOCKING_THREADS") {
+        let cap: usize =
+            cap.parse().ok().filter(|&cap| cap > 0).unwrap_or_else(|| {
+                panic!("WIP_BENCH_BLOCKING_THREADS={cap:?}: not a thread count")
+            });
+        builder.max_blocking_threads(cap);
+    }
+    let runtime = builder.build().expect("a runtime");
     let server = runtime.block_on(async {
         let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
         wip_demo::serve(

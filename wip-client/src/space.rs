@@ -1134,20 +1134,8 @@ impl KnownSpace {
         else {
             return Completion::UnknownRequest;
         };
-        for (map, key) in [(&mut self.pinned_objects, &path)] {
-            if let Some(count) = map.get_mut(key) {
-                *count -= 1;
-                if *count == 0 {
-                    map.remove(key);
-                }
-            }
-        }
-        if let Some(count) = self.pinned_interfaces.get_mut(&reference) {
-            *count -= 1;
-            if *count == 0 {
-                self.pinned_interfaces.remove(&reference);
-            }
-        }
+        unpin(&mut self.pinned_objects, &path);
+        unpin(&mut self.pinned_interfaces, &reference);
         use ProtocolErrorCode as Code;
         let completion = match outcome {
             CallOutcome::Success {
@@ -1531,6 +1519,16 @@ impl KnownSpace {
 }
 
 /// `*held = object.clone()`, reusing what `held` allocated (its interface list).
+/// Takes one pin of `key` off `pins`, forgetting the key with its last pin.
+fn unpin<K: Ord>(pins: &mut BTreeMap<K, usize>, key: &K) {
+    if let Some(count) = pins.get_mut(key) {
+        *count -= 1;
+        if *count == 0 {
+            pins.remove(key);
+        }
+    }
+}
+
 fn assign(held: &mut Object, object: &Object) {
     let Object {
         name,
