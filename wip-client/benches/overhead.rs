@@ -15,10 +15,10 @@
 //! and beside them the ratio of `HttpTransport` alone (encoding, HTTP, classifying and decoding,
 //! without the Known Space), which tells the codec's share of the overhead from the client's.
 //!
-//! The demo answers each request on the runtime's blocking pool, shared here with the clients.
-//! `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default is 512): after
-//! the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a different, cold
-//! one, which moves the c1 figures (see ARCHITECTURE.md, Performance).
+//! The demo answers each request on the blocking pool of the runtime it is served on, here the
+//! clients' runtime. `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default
+//! is 512): after the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a
+//! different, cold one, which moves the c1 figures (see ARCHITECTURE.md, Performance).
 
 #[path = "common/bare.rs"]
 mod bare;

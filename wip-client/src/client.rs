@@ -17,7 +17,6 @@ use wip_model::{
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::flight::{Flight, Joined, Lead};
-use crate::local_hash::LocalHashing;
 use crate::space::{
     CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
 };
@@ -177,8 +176,7 @@ type FetchResult = Result<InterfaceObservation, ClientError>;
 
 /// Retrievals in flight by key. A hash map: with many in flight, an ordered map compared the
 /// path with several others, each a read of memory that is cold by the time a response comes.
-/// Hashed cheaply ([`LocalHashing`]): it holds no more keys than there are callers waiting.
-type InFlight<K, T> = HashMap<K, Arc<Joined<T>>, LocalHashing>;
+type InFlight<K, T> = HashMap<K, Arc<Joined<T>>>;
 
 struct State {
     space: KnownSpace,
@@ -247,8 +245,8 @@ impl Client {
                 transport,
                 state: Mutex::new(State {
                     space,
-                    observes: HashMap::default(),
-                    fetches: HashMap::default(),
+                    observes: HashMap::new(),
+                    fetches: HashMap::new(),
                 }),
                 endpoint,
             }),

@@ -65,7 +65,6 @@ mod bm25;
 mod client;
 pub mod discover;
 mod flight;
-mod local_hash;
 pub mod space;
 
 pub use bm25::Bm25Index;

@@ -7,6 +7,7 @@ mod objects;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque, hash_map};
 use std::fmt::{self, Write as _};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Bound;
 
 use wip_model::escape::Escaped;
@@ -20,12 +21,32 @@ use self::lru::Lru;
 use self::objects::Objects;
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, DiscoverOperation};
-use crate::local_hash::LocalHashing;
 use crate::transport::{Reply, TransportError};
 
 /// Identifies one request of a session; later requests have larger ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RequestId(u64);
+
+/// Hashes request ids, which this space hands out one after another and no Host chooses: a
+/// multiplication spreads them over the table.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, id: u64) {
+        self.0 = (self.0 ^ id).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
 
 impl RequestId {
     /// The id's number.
@@ -248,7 +269,7 @@ pub struct KnownSpace {
     /// fetch's `scope_ref` (the same string when both are known).
     scope_evidence: HashMap<Path, String>,
     /// Requests in flight. (The newest observe rooted at a path is its entry's `loading`.)
-    pending: HashMap<RequestId, Pending, LocalHashing>,
+    pending: HashMap<RequestId, Pending, BuildHasherDefault<IdHasher>>,
     newest_fetch: HashMap<InterfaceReference, RequestId>,
     /// Pins of in-flight calls (few at a time: ordered maps, no hashing).
     pinned_objects: BTreeMap<Path, usize>,
@@ -1518,7 +1539,6 @@ impl KnownSpace {
     }
 }
 
-/// `*held = object.clone()`, reusing what `held` allocated (its interface list).
 /// Takes one pin of `key` off `pins`, forgetting the key with its last pin.
 fn unpin<K: Ord>(pins: &mut BTreeMap<K, usize>, key: &K) {
     if let Some(count) = pins.get_mut(key) {
@@ -1529,6 +1549,7 @@ fn unpin<K: Ord>(pins: &mut BTreeMap<K, usize>, key: &K) {
     }
 }
 
+/// `*held = object.clone()`, reusing what `held` allocated (its interface list).
 fn assign(held: &mut Object, object: &Object) {
     let Object {
         name,

@@ -1,16 +1,18 @@
-//! The `tracing` spans of each interaction, seen by a subscriber that records them: observe,
-//! fetch_interface and call against wip-demo over loopback, each span with its endpoint, its
-//! subject, the status and the duration; and the same interactions with no subscriber.
+//! The `tracing` spans of each interaction, seen by a layer over tracing-subscriber's registry
+//! that records them: observe, fetch_interface and call against wip-demo over loopback, each
+//! span entered, with its endpoint, its subject, the status and the duration, also when the
+//! flight ran in a task of its own on another thread; and the same interactions with no
+//! subscriber.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use tracing::Subscriber;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Metadata, Subscriber};
+use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use wip_client::{Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Session};
 use wip_demo::{DemoOptions, DemoServer};
 use wip_model::{InterfaceName, InterfaceReference, Path};
@@ -20,15 +22,28 @@ use wip_model::{InterfaceName, InterfaceReference, Path};
 struct Recorded {
     name: &'static str,
     fields: BTreeMap<&'static str, String>,
+    /// Whether it was entered: an instrumented future enters its span whenever it is polled.
+    entered: bool,
 }
 
-/// Records every span of the `wip_client` crate, and which were entered (an instrumented
-/// future enters its span whenever it is polled).
-#[derive(Default)]
+/// Records every span of the `wip_client` crate, in the order they were made, as a layer over
+/// tracing-subscriber's registry (which tracks the current span as real subscribers do).
+#[derive(Clone, Default)]
 struct Recorder {
-    spans: Mutex<BTreeMap<u64, Recorded>>,
-    entered: Mutex<BTreeSet<u64>>,
-    next: AtomicU64,
+    spans: Arc<Mutex<Vec<Recorded>>>,
+    /// Where each live span's record is in `spans` (the registry reuses the ids of closed ones).
+    at: Arc<Mutex<BTreeMap<u64, usize>>>,
+}
+
+impl Recorder {
+    fn spans(&self) -> Vec<Recorded> {
+        self.spans.lock().unwrap().clone()
+    }
+
+    fn with<T>(&self, id: &Id, f: impl FnOnce(&mut Recorded) -> T) -> Option<T> {
+        let at = *self.at.lock().unwrap().get(&id.into_u64())?;
+        self.spans.lock().unwrap().get_mut(at).map(f)
+    }
 }
 
 struct Fields<'a>(&'a mut BTreeMap<&'static str, String>);
@@ -43,64 +58,37 @@ impl Visit for Fields<'_> {
     }
 }
 
-impl Subscriber for Recorder {
-    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        metadata.target().starts_with("wip_client")
-    }
-
-    fn new_span(&self, attributes: &Attributes<'_>) -> Id {
-        let id = self.next.fetch_add(1, Ordering::SeqCst) + 1;
+impl<S: Subscriber> Layer<S> for Recorder {
+    fn on_new_span(&self, attributes: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
+        if !attributes.metadata().target().starts_with("wip_client") {
+            return;
+        }
         let mut fields = BTreeMap::new();
         attributes.record(&mut Fields(&mut fields));
-        let name = attributes.metadata().name();
-        self.spans
+        let mut spans = self.spans.lock().unwrap();
+        spans.push(Recorded {
+            name: attributes.metadata().name(),
+            fields,
+            entered: false,
+        });
+        self.at
             .lock()
             .unwrap()
-            .insert(id, Recorded { name, fields });
-        Id::from_u64(id)
+            .insert(id.into_u64(), spans.len() - 1);
     }
 
-    fn record(&self, span: &Id, values: &Record<'_>) {
-        if let Some(recorded) = self.spans.lock().unwrap().get_mut(&span.into_u64()) {
-            values.record(&mut Fields(&mut recorded.fields));
-        }
+    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
+        self.with(id, |recorded| {
+            values.record(&mut Fields(&mut recorded.fields))
+        });
     }
 
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-
-    fn event(&self, _: &Event<'_>) {}
-
-    fn enter(&self, span: &Id) {
-        self.entered.lock().unwrap().insert(span.into_u64());
+    fn on_enter(&self, id: &Id, _: Context<'_, S>) {
+        self.with(id, |recorded| recorded.entered = true);
     }
 
-    fn exit(&self, _: &Id) {}
-}
-
-/// Shares one recorder between the dispatcher and the test.
-struct Shared(Arc<Recorder>);
-
-impl Subscriber for Shared {
-    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        self.0.enabled(metadata)
-    }
-    fn new_span(&self, attributes: &Attributes<'_>) -> Id {
-        self.0.new_span(attributes)
-    }
-    fn record(&self, span: &Id, values: &Record<'_>) {
-        self.0.record(span, values)
-    }
-    fn record_follows_from(&self, span: &Id, follows: &Id) {
-        self.0.record_follows_from(span, follows)
-    }
-    fn event(&self, event: &Event<'_>) {
-        self.0.event(event)
-    }
-    fn enter(&self, span: &Id) {
-        self.0.enter(span)
-    }
-    fn exit(&self, span: &Id) {
-        self.0.exit(span)
+    fn on_close(&self, id: Id, _: Context<'_, S>) {
+        self.at.lock().unwrap().remove(&id.into_u64());
     }
 }
 
@@ -130,22 +118,21 @@ async fn interactions(client: &Client) {
 }
 
 // One test: a callsite's interest is cached process-wide, so tests that set and leave out
-// subscribers on parallel threads would see each other's.
-#[tokio::test]
+// subscribers on parallel threads would see each other's. Multi-threaded, so that a flight
+// handed over to a task of its own runs on a worker, where no subscriber is the default.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_interaction_has_a_span_with_its_status_and_duration() {
     // No subscriber: the spans are disabled, the futures go uninstrumented and read no clock.
     let (_unseen, client) = demo().await;
     interactions(&client).await;
 
     let (server, client) = demo().await;
-    let recorder = Arc::new(Recorder::default());
-    let _default = tracing::subscriber::set_default(Shared(Arc::clone(&recorder)));
+    let recorder = Recorder::default();
+    let _default =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(recorder.clone()));
     interactions(&client).await;
 
-    // Each interaction ran inside its span.
-    let ids: BTreeSet<u64> = recorder.spans.lock().unwrap().keys().copied().collect();
-    assert_eq!(*recorder.entered.lock().unwrap(), ids);
-    let spans: Vec<Recorded> = recorder.spans.lock().unwrap().values().cloned().collect();
+    let spans = recorder.spans();
     let names: Vec<&str> = spans.iter().map(|span| span.name).collect();
     assert_eq!(
         names,
@@ -154,6 +141,8 @@ async fn each_interaction_has_a_span_with_its_status_and_duration() {
     );
     let endpoint = Endpoint::parse(&server.endpoint()).unwrap().to_string();
     for span in &spans {
+        // Each interaction ran inside its span.
+        assert!(span.entered, "{span:?}");
         let fields = &span.fields;
         assert_eq!(fields["endpoint"], endpoint, "{span:?}");
         assert_eq!(fields["status"], "success", "{span:?}");
@@ -166,4 +155,23 @@ async fn each_interaction_has_a_span_with_its_status_and_duration() {
     assert_eq!(spans[1].fields["interface"], "issue.read");
     assert_eq!(spans[2].fields["path"], "/projects/wip/1");
     assert_eq!(spans[2].fields["operation"], "read");
+
+    // Two identical observes: the second joins the first, whose flight then runs in a task of
+    // its own on a worker thread; its span still gets the status and the duration.
+    recorder.spans.lock().unwrap().clear();
+    recorder.at.lock().unwrap().clear();
+    let issue = Path::new("/projects/wip/2").unwrap();
+    let (first, second) = tokio::join!(client.observe(&issue, 0), client.observe(&issue, 0));
+    assert_eq!(first.unwrap().object, second.unwrap().object);
+    let spans = recorder.spans();
+    assert_eq!(spans.len(), 1, "{spans:#?}");
+    assert!(spans[0].entered, "{spans:#?}");
+    assert_eq!(spans[0].name, "wip.observe");
+    assert_eq!(spans[0].fields["path"], "/projects/wip/2");
+    assert_eq!(
+        spans[0].fields.get("status").map(String::as_str),
+        Some("success"),
+        "{spans:#?}"
+    );
+    assert!(spans[0].fields.contains_key("duration_ms"), "{spans:#?}");
 }
