@@ -18,7 +18,7 @@
 //! The demo answers each request on the blocking pool of the runtime it is served on, here the
 //! clients' runtime. `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default
 //! is 512): after the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a
-//! different, cold one, which moves the c1 figures (see ARCHITECTURE.md, Performance).
+//! different, cold one. ARCHITECTURE.md (Performance) has the figures with and without the cap.
 
 #[path = "common/bare.rs"]
 mod bare;
