@@ -18,7 +18,10 @@
 //! The demo answers each request on the blocking pool of the runtime it is served on, here the
 //! clients' runtime. `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default
 //! is 512): after the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a
-//! different, cold one. ARCHITECTURE.md (Performance) has the figures with and without the cap.
+//! different, cold one. `WIP_BENCH_ENDPOINT=URL` measures against a demo served by another
+//! process instead (`cargo run --release -p wip-client --example overhead_profile -- serve`
+//! prints one with the same issues), so that the Host has threads of its own. ARCHITECTURE.md
+//! (Performance) has the figures of each.
 
 #[path = "common/bare.rs"]
 mod bare;
@@ -108,7 +111,8 @@ enum Side {
 
 struct Setup {
     runtime: Runtime,
-    _server: DemoServer,
+    /// The demo this process serves, when no other is named.
+    _server: Option<DemoServer>,
     client: Client,
     transport: Arc<HttpTransport>,
     /// The call as the client sends it, with the descriptor it was prepared with.
@@ -138,20 +142,29 @@ fn setup() -> Setup {
         builder.max_blocking_threads(cap);
     }
     let runtime = builder.build().expect("a runtime");
-    let server = runtime.block_on(async {
-        let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
-        wip_demo::serve(
-            addr,
-            DemoOptions {
-                issues: ISSUES,
-                max_concurrent_requests: 64,
-                ..DemoOptions::default()
-            },
-        )
-        .await
-        .expect("the demo serves")
-    });
-    let endpoint = Endpoint::parse(&server.endpoint()).expect("an endpoint");
+    // A demo served elsewhere (`overhead_profile serve` prints its endpoint), or one here.
+    let (server, endpoint) = match std::env::var("WIP_BENCH_ENDPOINT") {
+        Ok(endpoint) => (None, endpoint),
+        Err(_) => {
+            let server = runtime.block_on(async {
+                let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
+                wip_demo::serve(
+                    addr,
+                    DemoOptions {
+                        issues: ISSUES,
+                        max_concurrent_requests: 64,
+                        ..DemoOptions::default()
+                    },
+                )
+                .await
+                .expect("the demo serves")
+            });
+            let endpoint = server.endpoint();
+            (Some(server), endpoint)
+        }
+    };
+    let endpoint = Endpoint::parse(&endpoint)
+        .unwrap_or_else(|error| panic!("WIP_BENCH_ENDPOINT={endpoint:?}: {error}"));
     let session = Session {
         endpoint: endpoint.to_string(),
         security_context: "anonymous".to_owned(),

@@ -195,8 +195,10 @@ struct Inner {
 /// Cheap to clone; clones share the Known Space. Identical concurrent retrievals share one
 /// request, which the first of their callers drives in its own task; if that caller is dropped
 /// first, the request finishes on a task of its own (so a dropped caller never leaves a request
-/// half-integrated, and the others still get their answer). Retrievals are not retried: a failure is returned as it happened, and the
-/// next call of the same retrieval makes a new request. Calls are never retried.
+/// half-integrated, and the others still get their answer). The client retries nothing itself:
+/// a failure is returned as it happened, and the next call of the same retrieval makes a new
+/// request ([`HttpTransport`](crate::HttpTransport) sends a retrieval once more when its
+/// connection closed unanswered). Calls are never retried.
 ///
 /// Needs a tokio runtime.
 #[derive(Clone)]

@@ -7,8 +7,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
-use hyper::{Method, Request, Uri};
+use hyper::{Method, Request, Response, Uri};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -147,7 +148,8 @@ pub struct HttpOptions {
     /// Body byte limits and nesting. The response byte limit is enforced while the body is read.
     /// Default: [`Limits::default`] (1 MiB requests, 64 MiB responses, 64 levels).
     pub limits: Limits,
-    /// Time one request has, from sending to the last byte of the response. Default 30 s.
+    /// Time one interaction has, from sending to the last byte of the response (a retrieval's
+    /// second sending included). Default 30 s.
     pub timeout: Duration,
     /// Time to establish a connection. Default 10 s.
     pub connect_timeout: Duration,
@@ -211,6 +213,12 @@ pub enum HttpTransportError {
 /// says ([`classify`](crate::classify)). Redirects are never followed (a 3xx is classified like
 /// any other status). The body is read frame by frame and reading stops as soon as it would pass
 /// the response byte limit. The per-request timeout covers connecting, sending and reading.
+///
+/// A retrieval (observe, fetch_interface) whose connection closed before any response came is
+/// sent once more, within the same timeout: that is how a pooled connection fails when the Host
+/// closes it for idleness just as it is reused, and a retrieval changes nothing on the Host. Any
+/// other failure, and a second one, is returned as it happened. A call is never sent twice: its
+/// lost connection is returned as [`TransportError::Disconnect`], an unknown outcome.
 #[derive(Clone)]
 pub struct HttpTransport {
     client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
@@ -286,11 +294,40 @@ impl HttpTransport {
         &self.limits
     }
 
-    async fn exchange(&self, route: Route, body: Vec<u8>) -> Result<RawResponse, TransportError> {
+    /// One interaction: the request sent (and, for a retrieval, sent once more when the
+    /// connection closed before any response came), its response read; all within the timeout.
+    async fn exchange(
+        &self,
+        route: Route,
+        body: Vec<u8>,
+        resend: Resend,
+    ) -> Result<RawResponse, TransportError> {
+        let body = Bytes::from(body);
+        let work = async {
+            let response = match self.send(route, body.clone()).await {
+                // A pooled connection the Host closed (say, for idleness) as it was reused: the
+                // request did not get an answer, and a retrieval changes nothing on the Host.
+                Err(TransportError::Disconnect { .. }) if resend == Resend::OnceIfUnanswered => {
+                    self.send(route, body).await?
+                }
+                sent => sent?,
+            };
+            self.read(response).await
+        };
+        match tokio::time::timeout(self.timeout, work).await {
+            Ok(result) => result,
+            Err(_) => Err(TransportError::Timeout {
+                after: self.timeout,
+            }),
+        }
+    }
+
+    /// Sends `body` to `route`; the response as far as its head.
+    async fn send(&self, route: Route, body: Bytes) -> Result<Response<Incoming>, TransportError> {
         let uri = &self.routes[route as usize];
         // The method, the route and the header values were all made valid beforehand, so the
         // request is put together without the builder's checks and copies.
-        let mut request = Request::new(Full::new(Bytes::from(body)));
+        let mut request = Request::new(Full::new(body));
         *request.method_mut() = Method::POST;
         *request.uri_mut() = uri.clone();
         let headers = request.headers_mut();
@@ -303,80 +340,86 @@ impl HttpTransport {
         {
             headers.insert(header::AUTHORIZATION, authorization.clone());
         }
-        let maximum = self.limits.max_response_bytes();
-        let work = async {
-            let response = self.client.request(request).await.map_err(|error| {
-                if error.is_connect() {
-                    TransportError::Connect {
-                        detail: error_chain(&error),
-                    }
-                } else {
-                    TransportError::Disconnect {
-                        detail: error_chain(&error),
-                    }
+        self.client.request(request).await.map_err(|error| {
+            if error.is_connect() {
+                TransportError::Connect {
+                    detail: error_chain(&error),
                 }
-            })?;
-            let (parts, mut body) = response.into_parts();
-            let text = |value: &HeaderValue| {
-                value
-                    .to_str()
-                    .map(str::to_owned)
-                    .unwrap_or_else(|_| "\u{fffd}".into())
-            };
-            // The first Content-Type value; every Content-Encoding value, in order; the first
-            // Content-Length value. One walk over the headers (a map yields each name's values
-            // together, in order), where a lookup per name would hash each.
-            let mut content_type = None;
-            let mut content_encodings = Vec::new();
-            let mut content_length = None;
-            for (name, value) in &parts.headers {
-                if name == header::CONTENT_TYPE {
-                    content_type.get_or_insert_with(|| text(value));
-                } else if name == header::CONTENT_ENCODING {
-                    content_encodings.push(text(value));
-                } else if name == header::CONTENT_LENGTH {
-                    content_length.get_or_insert(value);
-                }
-            }
-            let declared = content_length
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| value.parse::<u64>().ok());
-            let mut read = if declared.is_some_and(|length| length > maximum as u64) {
-                Err(BodyTooLarge { maximum })
             } else {
-                Ok(Vec::with_capacity(
-                    declared.unwrap_or(0).min(64 * 1024) as usize
-                ))
-            };
-            if let Ok(buffer) = &mut read {
-                while let Some(frame) = body.frame().await {
-                    let frame = frame.map_err(|error| TransportError::Disconnect {
-                        detail: error_chain(&error),
-                    })?;
-                    let Ok(data) = frame.into_data() else {
-                        continue;
-                    };
-                    if buffer.len() + data.len() > maximum {
-                        read = Err(BodyTooLarge { maximum });
-                        break;
-                    }
-                    buffer.extend_from_slice(&data);
+                TransportError::Disconnect {
+                    detail: error_chain(&error),
                 }
             }
-            Ok(RawResponse {
-                status: parts.status.as_u16(),
-                content_type,
-                content_encodings,
-                body: read,
-            })
-        };
-        match tokio::time::timeout(self.timeout, work).await {
-            Ok(result) => result,
-            Err(_) => Err(TransportError::Timeout {
-                after: self.timeout,
-            }),
-        }
+        })
     }
+
+    /// Reads a response: the headers classification looks at, and the body up to the limit.
+    async fn read(&self, response: Response<Incoming>) -> Result<RawResponse, TransportError> {
+        let maximum = self.limits.max_response_bytes();
+        let (parts, mut body) = response.into_parts();
+        let text = |value: &HeaderValue| {
+            value
+                .to_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|_| "\u{fffd}".into())
+        };
+        // The first Content-Type value; every Content-Encoding value, in order; the first
+        // Content-Length value. One walk over the headers (a map yields each name's values
+        // together, in order), where a lookup per name would hash each.
+        let mut content_type = None;
+        let mut content_encodings = Vec::new();
+        let mut content_length = None;
+        for (name, value) in &parts.headers {
+            if name == header::CONTENT_TYPE {
+                content_type.get_or_insert_with(|| text(value));
+            } else if name == header::CONTENT_ENCODING {
+                content_encodings.push(text(value));
+            } else if name == header::CONTENT_LENGTH {
+                content_length.get_or_insert(value);
+            }
+        }
+        let declared = content_length
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.parse::<u64>().ok());
+        let mut read = if declared.is_some_and(|length| length > maximum as u64) {
+            Err(BodyTooLarge { maximum })
+        } else {
+            Ok(Vec::with_capacity(
+                declared.unwrap_or(0).min(64 * 1024) as usize
+            ))
+        };
+        if let Ok(buffer) = &mut read {
+            while let Some(frame) = body.frame().await {
+                let frame = frame.map_err(|error| TransportError::Disconnect {
+                    detail: error_chain(&error),
+                })?;
+                let Ok(data) = frame.into_data() else {
+                    continue;
+                };
+                if buffer.len() + data.len() > maximum {
+                    read = Err(BodyTooLarge { maximum });
+                    break;
+                }
+                buffer.extend_from_slice(&data);
+            }
+        }
+        Ok(RawResponse {
+            status: parts.status.as_u16(),
+            content_type,
+            content_encodings,
+            body: read,
+        })
+    }
+}
+
+/// Whether an interaction's request may be sent a second time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resend {
+    /// A retrieval: once more when the first went unanswered, its connection closed before a
+    /// response came.
+    OnceIfUnanswered,
+    /// A call: never, whatever happened.
+    Never,
 }
 
 #[async_trait]
@@ -386,7 +429,9 @@ impl Transport for HttpTransport {
         request: &ObserveRequest,
     ) -> Result<Reply<ObserveResponse>, TransportError> {
         let body = codec::encode_observe_request(request, &self.limits)?;
-        let raw = self.exchange(Route::Observe, body).await?;
+        let raw = self
+            .exchange(Route::Observe, body, Resend::OnceIfUnanswered)
+            .await?;
         classify::classify_observe(request, &raw, &self.limits)
     }
 
@@ -395,7 +440,9 @@ impl Transport for HttpTransport {
         request: &FetchInterfaceRequest,
     ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
         let body = codec::encode_fetch_interface_request(request, &self.limits)?;
-        let raw = self.exchange(Route::FetchInterface, body).await?;
+        let raw = self
+            .exchange(Route::FetchInterface, body, Resend::OnceIfUnanswered)
+            .await?;
         classify::classify_fetch_interface(request, &raw, &self.limits)
     }
 
@@ -405,7 +452,9 @@ impl Transport for HttpTransport {
         descriptor: &ValidDescriptor,
     ) -> Result<Reply<CallOperationResponse>, TransportError> {
         let body = codec::encode_call_operation_request(request, descriptor, &self.limits)?;
-        let raw = self.exchange(Route::CallOperation, body).await?;
+        let raw = self
+            .exchange(Route::CallOperation, body, Resend::Never)
+            .await?;
         classify::classify_call_operation(request, descriptor, &raw, &self.limits)
     }
 }

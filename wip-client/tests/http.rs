@@ -1,7 +1,9 @@
 //! `HttpTransport` against a scripted loopback HTTP server: the request it sends (route,
 //! method, headers, token), the body limit enforced while reading, redirects not followed, the
-//! per-request timeout, keep-alive reuse, and which of repeated response headers count.
+//! per-request timeout, keep-alive reuse, which of repeated response headers count, and the
+//! one resending of a retrieval whose connection closed unanswered (a call's never).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -13,8 +15,22 @@ use wip_client::{
     BindingFailure, Endpoint, HttpOptions, HttpTransport, InvalidResponseKind, Reply, Transport,
     TransportError,
 };
-use wip_model::codec::Limits;
-use wip_model::{ObserveRequest, Path};
+use wip_model::codec::{self, Limits};
+use wip_model::{
+    CallOperationRequest, FetchInterfaceRequest, InterfaceName, InterfaceReference,
+    InterfaceTarget, ObserveRequest, Path, Target, ValidDescriptor,
+};
+
+/// What a scripted server does with one request.
+#[derive(Clone)]
+enum Answer {
+    /// Writes these bytes.
+    With(Vec<u8>),
+    /// Never answers; keeps the connection open until the client gives up.
+    Never,
+    /// Closes the connection without a word, as a Host closing an idle connection does.
+    HangUp,
+}
 
 /// A server that answers every request with `response` (`None`: never answers), recording the
 /// requests it read and the connections it accepted.
@@ -25,18 +41,26 @@ struct Scripted {
 }
 
 async fn scripted(response: Option<Vec<u8>>) -> Scripted {
+    let answer = response.map_or(Answer::Never, Answer::With);
+    planned(Vec::new(), answer).await
+}
+
+/// A server that gives the n-th request it reads (on any connection) the n-th of `plan`, and
+/// every request after them `then`.
+async fn planned(plan: Vec<Answer>, then: Answer) -> Scripted {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let endpoint = format!("http://{}/wip", listener.local_addr().unwrap());
     let requests = Arc::new(Mutex::new(Vec::new()));
     let connections = Arc::new(AtomicUsize::new(0));
     let (seen, count) = (requests.clone(), connections.clone());
+    let plan = answering(plan, then);
     tokio::spawn(async move {
         loop {
             let Ok((stream, _)) = listener.accept().await else {
                 return;
             };
             count.fetch_add(1, Ordering::SeqCst);
-            tokio::spawn(serve(stream, response.clone(), seen.clone()));
+            tokio::spawn(serve(stream, plan.clone(), seen.clone()));
         }
     });
     Scripted {
@@ -46,9 +70,17 @@ async fn scripted(response: Option<Vec<u8>>) -> Scripted {
     }
 }
 
+/// The answers still to give, shared by a server's connections: the planned ones in turn, then
+/// the last one for every request after them.
+type Plan = Arc<Mutex<(std::vec::IntoIter<Answer>, Answer)>>;
+
+fn answering(plan: Vec<Answer>, then: Answer) -> Plan {
+    Arc::new(Mutex::new((plan.into_iter(), then)))
+}
+
 async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     mut stream: S,
-    response: Option<Vec<u8>>,
+    plan: Plan,
     seen: Arc<Mutex<Vec<String>>>,
 ) {
     let mut buffer = Vec::new();
@@ -83,14 +115,23 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
         let body = String::from_utf8_lossy(&buffer[head_end..head_end + length]).to_string();
         buffer.drain(..head_end + length);
         seen.lock().await.push(format!("{head}{body}"));
-        let Some(response) = &response else {
-            // Never answer; keep the connection open until the client gives up.
-            let mut sink = [0u8; 1];
-            let _ = stream.read(&mut sink).await;
-            return;
+        let answer = {
+            let mut plan = plan.lock().await;
+            let (steps, then) = &mut *plan;
+            steps.next().unwrap_or_else(|| then.clone())
         };
-        if stream.write_all(response).await.is_err() {
-            return;
+        match answer {
+            Answer::With(response) => {
+                if stream.write_all(&response).await.is_err() {
+                    return;
+                }
+            }
+            Answer::Never => {
+                let mut sink = [0u8; 1];
+                let _ = stream.read(&mut sink).await;
+                return;
+            }
+            Answer::HangUp => return,
         }
     }
 }
@@ -158,6 +199,86 @@ fn ok_with(headers: &str) -> Vec<u8> {
         body.len()
     )
     .into_bytes()
+}
+
+/// A call of `ping` on `/` through `(/, t)`, and the descriptor it is read with.
+fn ping() -> (CallOperationRequest, ValidDescriptor) {
+    let descriptor = codec::decode_descriptor(
+        br#"{"format":"wip-interface/1","types":[],"operations":[
+            {"name":"ping","parameters":[],"returns":{"type":{"kind":"entry"}}}]}"#,
+        &Limits::default(),
+    )
+    .unwrap();
+    let call = CallOperationRequest {
+        target: Target {
+            path: Path::root(),
+            validator: None,
+        },
+        interface: InterfaceTarget {
+            reference: InterfaceReference::new(Path::root(), InterfaceName::new("t").unwrap()),
+            scope_ref: None,
+            validator: None,
+        },
+        operation: "ping".to_owned(),
+        arguments: BTreeMap::new(),
+    };
+    (call, descriptor)
+}
+
+#[tokio::test]
+async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_call_never() {
+    // The second request finds its connection closed, as a pooled connection the Host closed
+    // for idleness does: the observe goes out again, on a new connection, and succeeds.
+    let server = planned(vec![Answer::With(ok()), Answer::HangUp], Answer::With(ok())).await;
+    let reused = transport(&server.endpoint, HttpOptions::default());
+    for _ in 0..2 {
+        let reply = reused.observe(&root()).await.unwrap();
+        assert!(matches!(reply, Reply::Success(_)), "{reply:?}");
+    }
+    assert_eq!(server.requests.lock().await.len(), 3);
+    assert_eq!(server.connections.load(Ordering::SeqCst), 2);
+
+    // Once more, not more: a retrieval unanswered twice fails as it happened.
+    let server = planned(vec![Answer::HangUp, Answer::HangUp], Answer::With(ok())).await;
+    let error = transport(&server.endpoint, HttpOptions::default())
+        .observe(&root())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, TransportError::Disconnect { .. }),
+        "{error:?}"
+    );
+    assert_eq!(server.requests.lock().await.len(), 2);
+
+    // An interface fetch is a retrieval too.
+    let fetched = r#"{"interface":{"scope":"/","name":"t"},"descriptor":{"format":"wip-interface/1","types":[],"operations":[]}}"#;
+    let fetched = format!(
+        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{fetched}",
+        fetched.len()
+    );
+    let server = planned(vec![Answer::HangUp], Answer::With(fetched.into_bytes())).await;
+    let request = FetchInterfaceRequest {
+        interface: InterfaceReference::new(Path::root(), InterfaceName::new("t").unwrap()),
+    };
+    let reply = transport(&server.endpoint, HttpOptions::default())
+        .fetch_interface(&request)
+        .await
+        .unwrap();
+    assert!(matches!(reply, Reply::Success(_)), "{reply:?}");
+    assert_eq!(server.requests.lock().await.len(), 2);
+
+    // A call is sent once, whatever happens to its connection: the Host may have run it.
+    let server = planned(vec![Answer::HangUp], Answer::With(ok())).await;
+    let (call, descriptor) = ping();
+    let error = transport(&server.endpoint, HttpOptions::default())
+        .call_operation(&call, &descriptor)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, TransportError::Disconnect { .. }),
+        "{error:?}"
+    );
+    assert_eq!(server.requests.lock().await.len(), 1);
 }
 
 /// How the transport reads a response with some headers.
@@ -359,7 +480,7 @@ async fn https_with_a_configured_root_works_end_to_end() {
     tokio::spawn(async move {
         let (stream, _) = listener.accept().await.unwrap();
         let tls = acceptor.accept(stream).await.unwrap();
-        serve(tls, Some(ok()), seen).await;
+        serve(tls, answering(Vec::new(), Answer::With(ok())), seen).await;
     });
     let mut roots = rustls::RootCertStore::empty();
     roots.add(cert).unwrap();

@@ -584,3 +584,28 @@ async fn hostile_names_are_held_literally_and_dumped_escaped() {
     assert_eq!(dump.lines().count(), 8);
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn observes_survive_the_host_closing_idle_connections_as_they_are_reused() {
+    // The demo closes a connection that has waited this long for its next request. A client
+    // that pauses about as long between two observes reuses its pooled connection just as the
+    // demo closes it; the transport sends the observe once more, and no caller sees the race.
+    let idle = std::time::Duration::from_millis(100);
+    let server = server(DemoOptions {
+        header_read_timeout: idle,
+        ..DemoOptions::default()
+    })
+    .await;
+    let client = client(&server);
+    let issue = path("/projects/wip/1");
+    for step in 0..30u32 {
+        client.observe(&issue, 0).await.unwrap();
+        // Pauses from 5 ms short of the demo's limit to 5 ms past it.
+        let pause = idle - std::time::Duration::from_millis(5) + step * idle / 300;
+        tokio::time::sleep(pause).await;
+        client
+            .observe(&issue, 0)
+            .await
+            .unwrap_or_else(|error| panic!("after a pause of {pause:?}: {error:?}"));
+    }
+}

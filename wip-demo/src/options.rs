@@ -54,7 +54,8 @@ pub struct DemoOptions {
     /// Most requests worked on at once, across all connections; the others wait their turn.
     /// With `max_observe_objects` this bounds the memory observations take together. Default 8.
     pub max_concurrent_requests: usize,
-    /// Time a client has to send the request headers. Default 10 s.
+    /// Time a client has to send the request headers; a kept-alive connection that waits this
+    /// long for its next request is closed. Default 10 s.
     pub header_read_timeout: Duration,
     /// Time a client has to send the request body once its headers are in. Default 30 s.
     pub body_read_timeout: Duration,
