@@ -20,8 +20,8 @@
 //! is 512): after the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a
 //! different, cold one. `WIP_BENCH_ENDPOINT=URL` measures against a demo served by another
 //! process instead (`cargo run --release -p wip-client --example overhead_profile -- serve`
-//! prints one with the same issues), so that the Host has threads of its own. ARCHITECTURE.md
-//! (Performance) has the figures of each.
+//! prints one with the same issues), so that the Host has threads of its own; the cap above
+//! then has nothing to cap. ARCHITECTURE.md (Performance) has the figures of each.
 
 #[path = "common/bare.rs"]
 mod bare;

@@ -148,8 +148,8 @@ pub struct HttpOptions {
     /// Body byte limits and nesting. The response byte limit is enforced while the body is read.
     /// Default: [`Limits::default`] (1 MiB requests, 64 MiB responses, 64 levels).
     pub limits: Limits,
-    /// Time one interaction has, from sending to the last byte of the response (a retrieval's
-    /// second sending included). Default 30 s.
+    /// Time one interaction has, from connecting to the last byte of the response (a
+    /// retrieval's second sending included). Default 30 s.
     pub timeout: Duration,
     /// Time to establish a connection. Default 10 s.
     pub connect_timeout: Duration,
@@ -212,13 +212,16 @@ pub enum HttpTransportError {
 /// charset=utf-8` and `Accept: application/json`; the response is classified as wire-v1 §4.8
 /// says ([`classify`](crate::classify)). Redirects are never followed (a 3xx is classified like
 /// any other status). The body is read frame by frame and reading stops as soon as it would pass
-/// the response byte limit. The per-request timeout covers connecting, sending and reading.
+/// the response byte limit. The timeout covers one interaction: connecting, sending and
+/// reading.
 ///
-/// A retrieval (observe, fetch_interface) whose connection closed before any response came is
-/// sent once more, within the same timeout: that is how a pooled connection fails when the Host
-/// closes it for idleness just as it is reused, and a retrieval changes nothing on the Host. Any
-/// other failure, and a second one, is returned as it happened. A call is never sent twice: its
-/// lost connection is returned as [`TransportError::Disconnect`], an unknown outcome.
+/// A retrieval (observe, fetch_interface) whose connection, on any connection, closed before a
+/// complete response head came is sent once more, within the same timeout: that is how a pooled
+/// connection fails when the Host closes it for idleness just as it is reused, and a retrieval
+/// changes nothing on the Host (DESIGN: retrievals may be retried, calls never). A response head
+/// that does not parse, a body cut short, any other failure, and a second failure are returned
+/// as they happened. A call is never sent twice: its lost connection is returned as
+/// [`TransportError::Disconnect`], an unknown outcome.
 #[derive(Clone)]
 pub struct HttpTransport {
     client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
@@ -294,8 +297,8 @@ impl HttpTransport {
         &self.limits
     }
 
-    /// One interaction: the request sent (and, for a retrieval, sent once more when the
-    /// connection closed before any response came), its response read; all within the timeout.
+    /// One interaction: the request sent (and, for a retrieval, sent once more when it went
+    /// unanswered), its response read; all within the timeout.
     async fn exchange(
         &self,
         route: Route,
@@ -304,15 +307,27 @@ impl HttpTransport {
     ) -> Result<RawResponse, TransportError> {
         let body = Bytes::from(body);
         let work = async {
-            let response = match self.send(route, body.clone()).await {
-                // A pooled connection the Host closed (say, for idleness) as it was reused: the
-                // request did not get an answer, and a retrieval changes nothing on the Host.
-                Err(TransportError::Disconnect { .. }) if resend == Resend::OnceIfUnanswered => {
-                    self.send(route, body).await?
-                }
-                sent => sent?,
+            let response = match resend {
+                Resend::Never => self.send(route, body).await,
+                Resend::OnceIfUnanswered => match self.send(route, body.clone()).await {
+                    Err(first) if first.unanswered => {
+                        tracing::debug!(
+                            detail = %first.error,
+                            "a retrieval went unanswered; sending it once more"
+                        );
+                        match self.send(route, body).await {
+                            // The first attempt may have reached the Host; say so.
+                            Err(Unsent {
+                                error: TransportError::Connect { .. },
+                                ..
+                            }) => Err(first),
+                            again => again,
+                        }
+                    }
+                    sent => sent,
+                },
             };
-            self.read(response).await
+            self.read(response.map_err(|unsent| unsent.error)?).await
         };
         match tokio::time::timeout(self.timeout, work).await {
             Ok(result) => result,
@@ -323,7 +338,7 @@ impl HttpTransport {
     }
 
     /// Sends `body` to `route`; the response as far as its head.
-    async fn send(&self, route: Route, body: Bytes) -> Result<Response<Incoming>, TransportError> {
+    async fn send(&self, route: Route, body: Bytes) -> Result<Response<Incoming>, Unsent> {
         let uri = &self.routes[route as usize];
         // The method, the route and the header values were all made valid beforehand, so the
         // request is put together without the builder's checks and copies.
@@ -341,14 +356,21 @@ impl HttpTransport {
             headers.insert(header::AUTHORIZATION, authorization.clone());
         }
         self.client.request(request).await.map_err(|error| {
+            let detail = error_chain(&error);
             if error.is_connect() {
-                TransportError::Connect {
-                    detail: error_chain(&error),
-                }
-            } else {
-                TransportError::Disconnect {
-                    detail: error_chain(&error),
-                }
+                return Unsent {
+                    error: TransportError::Connect { detail },
+                    unanswered: false,
+                };
+            }
+            // The connection ended before a complete response head came, or its head did not
+            // parse (an answer, if a bad one).
+            let bad_head = std::error::Error::source(&error)
+                .and_then(|source| source.downcast_ref::<hyper::Error>())
+                .is_some_and(hyper::Error::is_parse);
+            Unsent {
+                error: TransportError::Disconnect { detail },
+                unanswered: !bad_head,
             }
         })
     }
@@ -412,11 +434,19 @@ impl HttpTransport {
     }
 }
 
+/// A request that got no response head.
+struct Unsent {
+    error: TransportError,
+    /// No answer came at all: the connection closed (or was reset) before a complete response
+    /// head, which is how a connection the Host closed for idleness fails as it is reused.
+    unanswered: bool,
+}
+
 /// Whether an interaction's request may be sent a second time.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Resend {
     /// A retrieval: once more when the first went unanswered, its connection closed before a
-    /// response came.
+    /// complete response head came.
     OnceIfUnanswered,
     /// A call: never, whatever happened.
     Never,

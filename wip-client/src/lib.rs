@@ -19,8 +19,10 @@
 //! - [`Client`] drives the core over a transport: coalesced observes and fetches, resolve,
 //!   crawl, and [`Client::call`], which checks arguments before sending and never retries.
 //!
-//! Retrieval policy: observes and fetches are not retried; a failure is returned as it
-//! happened and the next request for the same thing is a new one. Calls are never retried:
+//! Retrieval policy: the client retries nothing itself; a failure is returned as it happened
+//! and the next request for the same thing is a new one. [`HttpTransport`] sends an observe or
+//! a fetch once more when its connection closed before a complete response head came (a Host
+//! closing an idle connection as it is reused). Calls are never sent twice:
 //! [`CallError::OutcomeUnknown`] says when the operation may have run.
 //!
 //! ```

@@ -21,8 +21,10 @@ use wip_model::{
 /// - Everything else is a [`TransportError`] that says whether the request may have reached the
 ///   Host ([`TransportError::may_have_reached_host`]); a caller decides from that alone whether a
 ///   call's outcome is unknown.
-/// - A transport never sends a request twice on its own. (The HTTP transport lets hyper resend a
-///   request only when a pooled connection closed before any byte of it was written.)
+/// - A transport never sends a call twice on its own. It may send a retrieval again under a
+///   bounded policy it documents: [`HttpTransport`](crate::HttpTransport) sends one once more when
+///   its connection closed before a complete response head came (and hyper resends a request
+///   when a pooled connection closed before any byte of it was written).
 ///
 /// The trait is object safe: the client holds an `Arc<dyn Transport>`.
 #[async_trait]
@@ -85,8 +87,8 @@ pub enum TransportError {
         /// What failed, from the connector.
         detail: String,
     },
-    /// No complete response arrived within the per-request timeout. The request may have been
-    /// sent.
+    /// No complete response arrived within the interaction's timeout. The request may have
+    /// been sent.
     #[error("no complete response within {after:?}")]
     Timeout {
         /// The timeout.

@@ -30,6 +30,12 @@ enum Answer {
     Never,
     /// Closes the connection without a word, as a Host closing an idle connection does.
     HangUp,
+    /// Waits, then closes the connection without a word.
+    HangUpAfter(Duration),
+    /// Waits, then writes these bytes.
+    Late(Duration, Vec<u8>),
+    /// Writes these bytes, then closes the connection.
+    Cut(Vec<u8>),
 }
 
 /// A server that answers every request with `response` (`None`: never answers), recording the
@@ -132,6 +138,20 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
                 return;
             }
             Answer::HangUp => return,
+            Answer::HangUpAfter(pause) => {
+                tokio::time::sleep(pause).await;
+                return;
+            }
+            Answer::Late(pause, response) => {
+                tokio::time::sleep(pause).await;
+                if stream.write_all(&response).await.is_err() {
+                    return;
+                }
+            }
+            Answer::Cut(response) => {
+                let _ = stream.write_all(&response).await;
+                return;
+            }
         }
     }
 }
@@ -230,13 +250,25 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
     // The second request finds its connection closed, as a pooled connection the Host closed
     // for idleness does: the observe goes out again, on a new connection, and succeeds.
     let server = planned(vec![Answer::With(ok()), Answer::HangUp], Answer::With(ok())).await;
-    let reused = transport(&server.endpoint, HttpOptions::default());
+    let options = HttpOptions {
+        bearer_token: Some("secret".into()),
+        ..HttpOptions::default()
+    };
+    let reused = transport(&server.endpoint, options);
     for _ in 0..2 {
         let reply = reused.observe(&root()).await.unwrap();
         assert!(matches!(reply, Reply::Success(_)), "{reply:?}");
     }
-    assert_eq!(server.requests.lock().await.len(), 3);
+    let requests = server.requests.lock().await.clone();
+    assert_eq!(requests.len(), 3);
     assert_eq!(server.connections.load(Ordering::SeqCst), 2);
+    // The same request again: route, headers (the token too) and body.
+    assert_eq!(requests[1], requests[2]);
+    assert!(
+        requests[2].contains("authorization: Bearer secret"),
+        "{}",
+        requests[2]
+    );
 
     // Once more, not more: a retrieval unanswered twice fails as it happened.
     let server = planned(vec![Answer::HangUp, Answer::HangUp], Answer::With(ok())).await;
@@ -279,6 +311,57 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
         "{error:?}"
     );
     assert_eq!(server.requests.lock().await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_answer_however_bad_is_not_asked_for_again_and_one_timeout_covers_both_sendings() {
+    // A response head that does not parse is an answer, if a bad one.
+    let server = planned(
+        vec![Answer::With(b"NOT HTTP AT ALL\r\n\r\n".to_vec())],
+        Answer::With(ok()),
+    )
+    .await;
+    let error = transport(&server.endpoint, HttpOptions::default())
+        .observe(&root())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, TransportError::Disconnect { .. }),
+        "{error:?}"
+    );
+    assert_eq!(server.requests.lock().await.len(), 1);
+
+    // A body cut short after its head: answered, then lost.
+    let cut = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"object\"";
+    let server = planned(vec![Answer::Cut(cut.to_vec())], Answer::With(ok())).await;
+    let error = transport(&server.endpoint, HttpOptions::default())
+        .observe(&root())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, TransportError::Disconnect { .. }),
+        "{error:?}"
+    );
+    assert_eq!(server.requests.lock().await.len(), 1);
+
+    // The first sending goes unanswered after 250 ms, the second is answered 250 ms later: each
+    // within the 400 ms timeout, both together not.
+    let pause = Duration::from_millis(250);
+    let server = planned(
+        vec![Answer::HangUpAfter(pause), Answer::Late(pause, ok())],
+        Answer::With(ok()),
+    )
+    .await;
+    let options = HttpOptions {
+        timeout: Duration::from_millis(400),
+        ..HttpOptions::default()
+    };
+    let error = transport(&server.endpoint, options)
+        .observe(&root())
+        .await
+        .unwrap_err();
+    assert!(matches!(error, TransportError::Timeout { .. }), "{error:?}");
+    assert_eq!(server.requests.lock().await.len(), 2);
 }
 
 /// How the transport reads a response with some headers.
