@@ -307,15 +307,16 @@ impl HttpTransport {
     ) -> Result<RawResponse, TransportError> {
         let body = Bytes::from(body);
         let work = async {
+            let send = |body| self.client.request(self.request(route, body));
             let response = match resend {
-                Resend::Never => self.send(route, body).await,
-                Resend::OnceIfUnanswered => match self.send(route, body.clone()).await {
+                Resend::Never => send(body).await.map_err(unsent),
+                Resend::OnceIfUnanswered => match send(body.clone()).await.map_err(unsent) {
                     Err(first) if first.unanswered => {
                         tracing::debug!(
                             detail = %first.error,
                             "a retrieval went unanswered; sending it once more"
                         );
-                        match self.send(route, body).await {
+                        match send(body).await.map_err(unsent) {
                             // The first attempt may have reached the Host; say so.
                             Err(Unsent {
                                 error: TransportError::Connect { .. },
@@ -337,8 +338,8 @@ impl HttpTransport {
         }
     }
 
-    /// Sends `body` to `route`; the response as far as its head.
-    async fn send(&self, route: Route, body: Bytes) -> Result<Response<Incoming>, Unsent> {
+    /// The request of `body` to `route`.
+    fn request(&self, route: Route, body: Bytes) -> Request<Full<Bytes>> {
         let uri = &self.routes[route as usize];
         // The method, the route and the header values were all made valid beforehand, so the
         // request is put together without the builder's checks and copies.
@@ -355,24 +356,7 @@ impl HttpTransport {
         {
             headers.insert(header::AUTHORIZATION, authorization.clone());
         }
-        self.client.request(request).await.map_err(|error| {
-            let detail = error_chain(&error);
-            if error.is_connect() {
-                return Unsent {
-                    error: TransportError::Connect { detail },
-                    unanswered: false,
-                };
-            }
-            // The connection ended before a complete response head came, or its head did not
-            // parse (an answer, if a bad one).
-            let bad_head = std::error::Error::source(&error)
-                .and_then(|source| source.downcast_ref::<hyper::Error>())
-                .is_some_and(hyper::Error::is_parse);
-            Unsent {
-                error: TransportError::Disconnect { detail },
-                unanswered: !bad_head,
-            }
-        })
+        request
     }
 
     /// Reads a response: the headers classification looks at, and the body up to the limit.
@@ -431,6 +415,26 @@ impl HttpTransport {
             content_encodings,
             body: read,
         })
+    }
+}
+
+/// What became of a request that got no response head.
+fn unsent(error: hyper_util::client::legacy::Error) -> Unsent {
+    let detail = error_chain(&error);
+    if error.is_connect() {
+        return Unsent {
+            error: TransportError::Connect { detail },
+            unanswered: false,
+        };
+    }
+    // The connection ended before a complete response head came, or its head did not parse
+    // (an answer, if a bad one).
+    let bad_head = std::error::Error::source(&error)
+        .and_then(|source| source.downcast_ref::<hyper::Error>())
+        .is_some_and(hyper::Error::is_parse);
+    Unsent {
+        error: TransportError::Disconnect { detail },
+        unanswered: !bad_head,
     }
 }
 
