@@ -221,6 +221,18 @@ fn ok_with(headers: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Observes `/` from a server answering as `plan` says (and `ok()` after it), expecting a
+/// failure: the failure, and how many requests the server read.
+async fn failed_observe(plan: Vec<Answer>, options: HttpOptions) -> (TransportError, usize) {
+    let server = planned(plan, Answer::With(ok())).await;
+    let error = transport(&server.endpoint, options)
+        .observe(&root())
+        .await
+        .unwrap_err();
+    let read = server.requests.lock().await.len();
+    (error, read)
+}
+
 /// A call of `ping` on `/` through `(/, t)`, and the descriptor it is read with.
 fn ping() -> (CallOperationRequest, ValidDescriptor) {
     let descriptor = codec::decode_descriptor(
@@ -271,16 +283,13 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
     );
 
     // Once more, not more: a retrieval unanswered twice fails as it happened.
-    let server = planned(vec![Answer::HangUp, Answer::HangUp], Answer::With(ok())).await;
-    let error = transport(&server.endpoint, HttpOptions::default())
-        .observe(&root())
-        .await
-        .unwrap_err();
+    let (error, read) =
+        failed_observe(vec![Answer::HangUp, Answer::HangUp], HttpOptions::default()).await;
     assert!(
         matches!(error, TransportError::Disconnect { .. }),
         "{error:?}"
     );
-    assert_eq!(server.requests.lock().await.len(), 2);
+    assert_eq!(read, 2);
 
     // An interface fetch is a retrieval too.
     let fetched = r#"{"interface":{"scope":"/","name":"t"},"descriptor":{"format":"wip-interface/1","types":[],"operations":[]}}"#;
@@ -316,52 +325,32 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
 #[tokio::test]
 async fn an_answer_however_bad_is_not_asked_for_again_and_one_timeout_covers_both_sendings() {
     // A response head that does not parse is an answer, if a bad one.
-    let server = planned(
-        vec![Answer::With(b"NOT HTTP AT ALL\r\n\r\n".to_vec())],
-        Answer::With(ok()),
-    )
-    .await;
-    let error = transport(&server.endpoint, HttpOptions::default())
-        .observe(&root())
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(error, TransportError::Disconnect { .. }),
-        "{error:?}"
-    );
-    assert_eq!(server.requests.lock().await.len(), 1);
-
+    let bad_head = Answer::With(b"NOT HTTP AT ALL\r\n\r\n".to_vec());
     // A body cut short after its head: answered, then lost.
     let cut = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{\"object\"";
-    let server = planned(vec![Answer::Cut(cut.to_vec())], Answer::With(ok())).await;
-    let error = transport(&server.endpoint, HttpOptions::default())
-        .observe(&root())
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(error, TransportError::Disconnect { .. }),
-        "{error:?}"
-    );
-    assert_eq!(server.requests.lock().await.len(), 1);
+    for answer in [bad_head, Answer::Cut(cut.to_vec())] {
+        let (error, read) = failed_observe(vec![answer], HttpOptions::default()).await;
+        assert!(
+            matches!(error, TransportError::Disconnect { .. }),
+            "{error:?}"
+        );
+        assert_eq!(read, 1);
+    }
 
     // The first sending goes unanswered after 250 ms, the second is answered 250 ms later: each
     // within the 400 ms timeout, both together not.
     let pause = Duration::from_millis(250);
-    let server = planned(
-        vec![Answer::HangUpAfter(pause), Answer::Late(pause, ok())],
-        Answer::With(ok()),
-    )
-    .await;
     let options = HttpOptions {
         timeout: Duration::from_millis(400),
         ..HttpOptions::default()
     };
-    let error = transport(&server.endpoint, options)
-        .observe(&root())
-        .await
-        .unwrap_err();
+    let (error, read) = failed_observe(
+        vec![Answer::HangUpAfter(pause), Answer::Late(pause, ok())],
+        options,
+    )
+    .await;
     assert!(matches!(error, TransportError::Timeout { .. }), "{error:?}");
-    assert_eq!(server.requests.lock().await.len(), 2);
+    assert_eq!(read, 2);
 }
 
 /// How the transport reads a response with some headers.
