@@ -308,25 +308,24 @@ impl HttpTransport {
         let body = Bytes::from(body);
         let work = async {
             let send = |body| self.client.request(self.request(route, body));
-            let response = match resend {
-                Resend::Never => send(body).await.map_err(unsent),
-                Resend::OnceIfUnanswered => match send(body.clone()).await.map_err(unsent) {
-                    Err(first) if first.unanswered => {
-                        tracing::debug!(
-                            detail = %first.error,
-                            "a retrieval went unanswered; sending it once more"
-                        );
-                        match send(body).await.map_err(unsent) {
-                            // The first attempt may have reached the Host; say so.
-                            Err(Unsent {
-                                error: TransportError::Connect { .. },
-                                ..
-                            }) => Err(first),
-                            again => again,
-                        }
+            // What a second sending would send; only a retrieval keeps it.
+            let spare = (resend == Resend::OnceIfUnanswered).then(|| body.clone());
+            let response = match (send(body).await.map_err(unsent), spare) {
+                (Err(first), Some(body)) if first.unanswered => {
+                    tracing::debug!(
+                        detail = %first.error,
+                        "a retrieval went unanswered; sending it once more"
+                    );
+                    match send(body).await.map_err(unsent) {
+                        // The first sending may have reached the Host; say so.
+                        Err(Unsent {
+                            error: TransportError::Connect { .. },
+                            ..
+                        }) => Err(first),
+                        again => again,
                     }
-                    sent => sent,
-                },
+                }
+                (sent, _) => sent,
             };
             self.read(response.map_err(|unsent| unsent.error)?).await
         };

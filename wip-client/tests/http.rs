@@ -167,13 +167,18 @@ fn root() -> ObserveRequest {
     }
 }
 
-fn ok() -> Vec<u8> {
-    let body = r#"{"object":{"name":"","interfaces":[]}}"#;
+/// A 200 response with `headers` (each line ending in CRLF) and `body`.
+fn success(headers: &str, body: &str) -> Vec<u8> {
     format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: {}\r\n\r\n{body}",
+        "HTTP/1.1 200 OK\r\n{headers}content-length: {}\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()
+}
+
+/// The root Object's observation, answered as JSON.
+fn ok() -> Vec<u8> {
+    ok_with("content-type: application/json; charset=utf-8\r\n")
 }
 
 #[tokio::test]
@@ -213,12 +218,7 @@ async fn requests_follow_the_binding_and_connections_are_reused() {
 
 /// A 200 response with the root Object's body and `headers` (each line ending in CRLF).
 fn ok_with(headers: &str) -> Vec<u8> {
-    let body = r#"{"object":{"name":"","interfaces":[]}}"#;
-    format!(
-        "HTTP/1.1 200 OK\r\n{headers}content-length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .into_bytes()
+    success(headers, r#"{"object":{"name":"","interfaces":[]}}"#)
 }
 
 /// Observes `/` from a server answering as `plan` says (and `ok()` after it), expecting a
@@ -292,12 +292,11 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
     assert_eq!(read, 2);
 
     // An interface fetch is a retrieval too.
-    let fetched = r#"{"interface":{"scope":"/","name":"t"},"descriptor":{"format":"wip-interface/1","types":[],"operations":[]}}"#;
-    let fetched = format!(
-        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{fetched}",
-        fetched.len()
+    let fetched = success(
+        "content-type: application/json\r\n",
+        r#"{"interface":{"scope":"/","name":"t"},"descriptor":{"format":"wip-interface/1","types":[],"operations":[]}}"#,
     );
-    let server = planned(vec![Answer::HangUp], Answer::With(fetched.into_bytes())).await;
+    let server = planned(vec![Answer::HangUp], Answer::With(fetched)).await;
     let request = FetchInterfaceRequest {
         interface: InterfaceReference::new(Path::root(), InterfaceName::new("t").unwrap()),
     };

@@ -90,19 +90,21 @@ fn clear_flags(space: &mut KnownSpace) {
 
 /// The whole state: the dump, the scope evidence and the holders of each ref.
 fn state(space: &KnownSpace) -> String {
-    let mut ev: Vec<_> = space
-        .scope_evidence
-        .iter()
-        .map(|(k, v)| format!("{}={}", k.as_str(), v))
-        .collect();
-    ev.sort();
-    let mut br: Vec<_> = space
-        .by_ref
-        .iter()
-        .map(|(k, v)| format!("{}={:?}", k.as_str(), v))
-        .collect();
-    br.sort();
-    format!("{}\n{:?}\n{:?}", space.dump(), ev, br)
+    let sorted = |mut lines: Vec<String>| {
+        lines.sort();
+        lines
+    };
+    let evidence = sorted(
+        (space.scope_evidence.iter())
+            .map(|(scope, evidence)| format!("{}={evidence}", scope.as_str()))
+            .collect(),
+    );
+    let holders = sorted(
+        (space.by_ref.iter())
+            .map(|(object_ref, paths)| format!("{}={paths:?}", object_ref.as_str()))
+            .collect(),
+    );
+    format!("{}\n{evidence:?}\n{holders:?}", space.dump())
 }
 
 #[test]
