@@ -11,9 +11,10 @@
 //! Target: our throughput at least 0.9× the bare client's, that is a time ratio (ours over bare,
 //! per batch of requests) of at most 1.11. Criterion times each side per group
 //! (`client_<interaction>_c<concurrency>`, benches `client` and `bare`); afterwards the bench
-//! prints the same ratios from interleaved runs, so that both sides see the same machine state,
-//! and beside them the ratio of `HttpTransport` alone (encoding, HTTP, classifying and decoding,
-//! without the Known Space), which tells the codec's share of the overhead from the client's.
+//! prints the same ratios from interleaved runs (each side first, second and third in turn), so
+//! that both sides see the same machine state, and beside them the ratio of `HttpTransport`
+//! alone (encoding, HTTP, classifying and decoding, without the Known Space), which tells the
+//! codec's share of the overhead from the client's.
 //!
 //! The demo answers each request on the blocking pool of the runtime it is served on, here the
 //! clients' runtime. `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default
@@ -335,11 +336,15 @@ fn main() {
             let (mut ours, mut alone, mut bare) = (Vec::new(), Vec::new(), Vec::new());
             for round in 0..ROUNDS {
                 let offset = round * BATCH;
-                for (times, side) in [
-                    (&mut ours, Side::Client),
-                    (&mut alone, Side::Transport),
-                    (&mut bare, Side::Bare),
-                ] {
+                // Each side takes each place in a round in turn, so that none always follows
+                // the same other side (and finds its connections, threads and caches as that
+                // one left them).
+                for turn in 0..3 {
+                    let (times, side) = match (round + turn) % 3 {
+                        0 => (&mut ours, Side::Client),
+                        1 => (&mut alone, Side::Transport),
+                        _ => (&mut bare, Side::Bare),
+                    };
                     let start = Instant::now();
                     setup.batch(interaction, side, concurrency, offset);
                     times.push(start.elapsed());
