@@ -337,9 +337,9 @@ fn main() {
             let (mut ours, mut alone, mut bare) = (Vec::new(), Vec::new(), Vec::new());
             for round in 0..ROUNDS {
                 let offset = round * BATCH;
-                // Each side takes each place in a round in turn, so that none always follows
-                // the same other side (and finds its connections, threads and caches as that
-                // one left them).
+                // Each side takes each place in a round in turn, so that none always runs first
+                // (after the previous case's or round's last side) or last. The cycle stays
+                // client, transport, bare: within a round each follows the same side as before.
                 for turn in 0..3 {
                     let (times, side) = match (round + turn) % 3 {
                         0 => (&mut ours, Side::Client),

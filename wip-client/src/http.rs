@@ -75,6 +75,12 @@ impl Route {
             Self::CallOperation => "v1/call_operation",
         }
     }
+
+    /// Whether the route's interaction is a retrieval (observe, fetch_interface), which changes
+    /// nothing on the Host, rather than a call.
+    pub fn is_retrieval(self) -> bool {
+        self != Self::CallOperation
+    }
 }
 
 impl Endpoint {
@@ -215,13 +221,14 @@ pub enum HttpTransportError {
 /// the response byte limit. The timeout covers one interaction: connecting, sending and
 /// reading.
 ///
-/// A retrieval (observe, fetch_interface) whose connection, on any connection, closed before a
-/// complete response head came is sent once more, within the same timeout: that is how a pooled
-/// connection fails when the Host closes it for idleness just as it is reused, and a retrieval
-/// changes nothing on the Host (DESIGN: retrievals may be retried, calls never). A response head
-/// that does not parse, a body cut short, any other failure, and a second failure are returned
-/// as they happened. A call is never sent twice: its lost connection is returned as
-/// [`TransportError::Disconnect`], an unknown outcome.
+/// A retrieval (observe, fetch_interface) that got no answer is sent once more, within the same
+/// timeout: any failure after connecting and before a complete response head, but a head that
+/// does not parse, counts as none. That is how a pooled connection fails when the Host closes
+/// it for idleness just as it is reused, and a retrieval changes nothing on the Host
+/// (retrievals may be retried, calls never). A failure to connect, a head that does not parse,
+/// a body cut short, and a second failure are returned as they happened; a second sending that
+/// cannot connect returns the first failure. A call is never sent twice: its lost connection is
+/// returned as [`TransportError::Disconnect`], an unknown outcome.
 #[derive(Clone)]
 pub struct HttpTransport {
     client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
@@ -299,17 +306,12 @@ impl HttpTransport {
 
     /// One interaction: the request sent (and, for a retrieval, sent once more when it went
     /// unanswered), its response read; all within the timeout.
-    async fn exchange(
-        &self,
-        route: Route,
-        body: Vec<u8>,
-        resend: Resend,
-    ) -> Result<RawResponse, TransportError> {
+    async fn exchange(&self, route: Route, body: Vec<u8>) -> Result<RawResponse, TransportError> {
         let body = Bytes::from(body);
         let work = async {
             let send = |body| self.client.request(self.request(route, body));
             // What a second sending would send; only a retrieval keeps it.
-            let spare = (resend == Resend::OnceIfUnanswered).then(|| body.clone());
+            let spare = route.is_retrieval().then(|| body.clone());
             let response = match (send(body).await.map_err(unsent), spare) {
                 (Err(first), Some(body)) if first.unanswered => {
                     tracing::debug!(
@@ -417,7 +419,7 @@ impl HttpTransport {
     }
 }
 
-/// What became of a request that got no response head.
+/// What became of a request that got no response head: whether it got no answer at all.
 fn unsent(error: hyper_util::client::legacy::Error) -> Unsent {
     let detail = error_chain(&error);
     if error.is_connect() {
@@ -445,16 +447,6 @@ struct Unsent {
     unanswered: bool,
 }
 
-/// Whether an interaction's request may be sent a second time.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Resend {
-    /// A retrieval: once more when the first went unanswered, its connection closed before a
-    /// complete response head came.
-    OnceIfUnanswered,
-    /// A call: never, whatever happened.
-    Never,
-}
-
 #[async_trait]
 impl Transport for HttpTransport {
     async fn observe(
@@ -462,9 +454,7 @@ impl Transport for HttpTransport {
         request: &ObserveRequest,
     ) -> Result<Reply<ObserveResponse>, TransportError> {
         let body = codec::encode_observe_request(request, &self.limits)?;
-        let raw = self
-            .exchange(Route::Observe, body, Resend::OnceIfUnanswered)
-            .await?;
+        let raw = self.exchange(Route::Observe, body).await?;
         classify::classify_observe(request, &raw, &self.limits)
     }
 
@@ -473,9 +463,7 @@ impl Transport for HttpTransport {
         request: &FetchInterfaceRequest,
     ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
         let body = codec::encode_fetch_interface_request(request, &self.limits)?;
-        let raw = self
-            .exchange(Route::FetchInterface, body, Resend::OnceIfUnanswered)
-            .await?;
+        let raw = self.exchange(Route::FetchInterface, body).await?;
         classify::classify_fetch_interface(request, &raw, &self.limits)
     }
 
@@ -485,9 +473,7 @@ impl Transport for HttpTransport {
         descriptor: &ValidDescriptor,
     ) -> Result<Reply<CallOperationResponse>, TransportError> {
         let body = codec::encode_call_operation_request(request, descriptor, &self.limits)?;
-        let raw = self
-            .exchange(Route::CallOperation, body, Resend::Never)
-            .await?;
+        let raw = self.exchange(Route::CallOperation, body).await?;
         classify::classify_call_operation(request, descriptor, &raw, &self.limits)
     }
 }

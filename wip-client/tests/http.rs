@@ -1,6 +1,6 @@
 //! `HttpTransport` against a scripted loopback HTTP server: the request it sends (route,
 //! method, headers, token), the body limit enforced while reading, redirects not followed, the
-//! per-request timeout, keep-alive reuse, which of repeated response headers count, and the
+//! one timeout per interaction, keep-alive reuse, which of repeated response headers count, and the
 //! one resending of a retrieval whose connection closed unanswered (a call's never).
 
 use std::collections::BTreeMap;
@@ -36,16 +36,19 @@ enum Answer {
     Late(Duration, Vec<u8>),
     /// Writes these bytes, then closes the connection.
     Cut(Vec<u8>),
+    /// Stops listening (a connection attempt after it is refused), then closes the connection
+    /// without a word.
+    HangUpAndStopListening,
 }
 
-/// A server that answers every request with `response` (`None`: never answers), recording the
-/// requests it read and the connections it accepted.
+/// A scripted server's endpoint, with the requests it read and the connections it accepted.
 struct Scripted {
     endpoint: String,
     requests: Arc<Mutex<Vec<String>>>,
     connections: Arc<AtomicUsize>,
 }
 
+/// A server that answers every request with `response` (`None`: never answers).
 async fn scripted(response: Option<Vec<u8>>) -> Scripted {
     let answer = response.map_or(Answer::Never, Answer::With);
     planned(Vec::new(), answer).await
@@ -60,13 +63,22 @@ async fn planned(plan: Vec<Answer>, then: Answer) -> Scripted {
     let connections = Arc::new(AtomicUsize::new(0));
     let (seen, count) = (requests.clone(), connections.clone());
     let plan = answering(plan, then);
+    let stop = Arc::new(Stop::default());
     tokio::spawn(async move {
         loop {
-            let Ok((stream, _)) = listener.accept().await else {
+            let accepted = tokio::select! {
+                () = stop.asked.notified() => {
+                    drop(listener);
+                    stop.done.notify_one();
+                    return;
+                }
+                accepted = listener.accept() => accepted,
+            };
+            let Ok((stream, _)) = accepted else {
                 return;
             };
             count.fetch_add(1, Ordering::SeqCst);
-            tokio::spawn(serve(stream, plan.clone(), seen.clone()));
+            tokio::spawn(serve(stream, plan.clone(), seen.clone(), stop.clone()));
         }
     });
     Scripted {
@@ -84,10 +96,19 @@ fn answering(plan: Vec<Answer>, then: Answer) -> Plan {
     Arc::new(Mutex::new((plan.into_iter(), then)))
 }
 
+/// A server's listener asked to stop ([`Answer::HangUpAndStopListening`]), and its answer that
+/// it has.
+#[derive(Default)]
+struct Stop {
+    asked: tokio::sync::Notify,
+    done: tokio::sync::Notify,
+}
+
 async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     mut stream: S,
     plan: Plan,
     seen: Arc<Mutex<Vec<String>>>,
+    stop: Arc<Stop>,
 ) {
     let mut buffer = Vec::new();
     loop {
@@ -150,6 +171,11 @@ async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
             }
             Answer::Cut(response) => {
                 let _ = stream.write_all(&response).await;
+                return;
+            }
+            Answer::HangUpAndStopListening => {
+                stop.asked.notify_one();
+                stop.done.notified().await;
                 return;
             }
         }
@@ -290,6 +316,22 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
         "{error:?}"
     );
     assert_eq!(read, 2);
+
+    // A second sending that cannot connect returns the first failure: that request may have
+    // reached the Host, which a connection refused would deny.
+    let server = planned(
+        vec![Answer::With(ok()), Answer::HangUpAndStopListening],
+        Answer::With(ok()),
+    )
+    .await;
+    let refused = transport(&server.endpoint, HttpOptions::default());
+    refused.observe(&root()).await.unwrap();
+    let error = refused.observe(&root()).await.unwrap_err();
+    assert!(
+        matches!(error, TransportError::Disconnect { .. }) && error.may_have_reached_host(),
+        "{error:?}"
+    );
+    assert_eq!(server.requests.lock().await.len(), 2);
 
     // An interface fetch is a retrieval too.
     let fetched = success(
@@ -551,7 +593,8 @@ async fn https_with_a_configured_root_works_end_to_end() {
     tokio::spawn(async move {
         let (stream, _) = listener.accept().await.unwrap();
         let tls = acceptor.accept(stream).await.unwrap();
-        serve(tls, answering(Vec::new(), Answer::With(ok())), seen).await;
+        let stop = Arc::new(Stop::default());
+        serve(tls, answering(Vec::new(), Answer::With(ok())), seen, stop).await;
     });
     let mut roots = rustls::RootCertStore::empty();
     roots.add(cert).unwrap();
