@@ -41,7 +41,9 @@
 //! everything except call Objects at or below [`lab::RESTRICTED`], which gets
 //! `permission_denied`. [`DemoServer::counters`] tells how many requests of each interaction
 //! were answered, how many were refused with a bare status, and per operation how many calls
-//! named it and how many of those actually ran its implementation.
+//! named it and how many of those actually ran its implementation. [`DemoServer::comments`]
+//! reads an issue's comment texts, so a test that gives each call a unique text can tell which
+//! calls took effect.
 //!
 //! # Limits
 //!

@@ -145,6 +145,11 @@ impl DemoProvider {
         })
     }
 
+    /// The live world, for reading its state in process.
+    pub(crate) fn world(&self) -> Arc<World> {
+        Arc::clone(&self.world)
+    }
+
     /// The publication of one Object: its interfaces in order, and the live scope Objects they
     /// need (a scope Object also binds its own scope, as wip-host's fetch requires).
     fn publish(

@@ -18,8 +18,10 @@ use crate::error::DemoError;
 use crate::generate;
 use crate::http::{Handler, HandlerParts};
 use crate::lab::LabProvider;
+use crate::layout::{self, NodeKind};
 use crate::options::DemoOptions;
 use crate::provider::DemoProvider;
+use crate::world::World;
 
 /// Pause after a failed `accept` (for example when out of file descriptors) before the next.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
@@ -33,6 +35,7 @@ pub struct DemoServer {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     counters: Arc<Counters>,
+    world: Arc<World>,
 }
 
 impl DemoServer {
@@ -47,6 +50,26 @@ impl DemoServer {
     #[must_use]
     pub fn counters(&self) -> CounterSnapshot {
         self.counters.snapshot()
+    }
+
+    /// The comment texts of the issue at `path`, oldest first; `None` when no issue is there.
+    ///
+    /// The counters tell how often an operation ran, not which call it was; a test that gives
+    /// every call a unique comment text reads here which calls took effect, and how often.
+    #[must_use]
+    pub fn comments(&self, path: &str) -> Option<Vec<String>> {
+        let state = self.world.read();
+        let Some(NodeKind::Issue(project, number)) = layout::resolve(&state, path) else {
+            return None;
+        };
+        let issue = state.issue(project, number)?;
+        Some(
+            issue
+                .comments
+                .iter()
+                .map(|comment| comment.body.clone())
+                .collect(),
+        )
     }
 
     /// The address actually bound (useful after binding port 0).
@@ -120,6 +143,7 @@ pub async fn serve(addr: SocketAddr, options: DemoOptions) -> Result<DemoServer,
     .map_err(|_| DemoError::Setup)?
     .map_err(DemoError::Registration)?;
     let counters = Arc::new(Counters::default());
+    let world = provider.world();
     let handler = Arc::new(Handler::new(HandlerParts {
         provider,
         lab,
@@ -138,6 +162,7 @@ pub async fn serve(addr: SocketAddr, options: DemoOptions) -> Result<DemoServer,
         stop: Some(stop),
         task: Some(task),
         counters,
+        world,
     })
 }
 

@@ -7,11 +7,15 @@
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
 //!   `bench --discover`: the discover index against tantivy and bm25 (`benches/discover/`).
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
+//! - `load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`: invokes
+//!   through the tools against the demo, with faults injected on a fraction of connections, in
+//!   release (`wip-load`); fails when a call ran twice, is missing, or disagrees with the Host.
 //! - `fresh-clone [--keep]`: a clean clone of HEAD runs the README's two commands.
 
 mod bench;
 mod fresh_clone;
 mod fuzz;
+mod load;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,7 +26,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | fresh-clone [--keep]>"
+            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
         );
     };
     match command.as_str() {
@@ -30,8 +34,11 @@ fn main() -> Result<()> {
         "golden" => golden(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
+        "load" => load::run(rest),
         "fresh-clone" => fresh_clone::run(rest),
-        other => bail!("unknown command {other:?}; try ci, golden, bench, fuzz or fresh-clone"),
+        other => {
+            bail!("unknown command {other:?}; try ci, golden, bench, fuzz, load or fresh-clone")
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! Request counters: per interaction, and per operation how often a call named it and how often
-//! its implementation actually ran.
+//! its implementation actually ran; and the comment texts that tell which calls took effect.
 
 use serde_json::json;
 use wip_http::http::StatusCode;
@@ -166,4 +166,31 @@ fn concurrent_deletes_with_one_validator_run_once() {
     );
     let counts = server.counters().operation("/lab", "lab.issue", "delete");
     assert_eq!((counts.requested, counts.executed), (CALLERS as u64, 1));
+}
+
+#[test]
+fn comments_tell_which_calls_took_effect() {
+    let server = TestServer::start();
+    let addr = server.addr();
+    let path = "/projects/bulk/1";
+    let add = |body: serde_json::Value| {
+        call(
+            addr,
+            &call_body(path, "/", "issue comments", "add", json!({ "body": body })),
+        )
+    };
+    assert_eq!(server.comments(path), Some(Vec::new()));
+    assert_eq!(add(json!("token 1")).status, StatusCode::OK);
+    assert_ne!(add(json!(1)).status, StatusCode::OK, "a number is no text");
+    assert_eq!(add(json!("token 2")).status, StatusCode::OK);
+    assert_eq!(
+        server.comments(path),
+        Some(vec!["token 1".to_owned(), "token 2".to_owned()])
+    );
+    assert_eq!(
+        server.comments("/projects/bulk"),
+        None,
+        "a project is no issue"
+    );
+    assert_eq!(server.comments("/nowhere"), None);
 }

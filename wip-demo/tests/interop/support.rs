@@ -75,6 +75,13 @@ impl TestServer {
             .unwrap_or_default()
     }
 
+    /// The comment texts of the issue at `path`, read in process.
+    pub(crate) fn comments(&self, path: &str) -> Option<Vec<String>> {
+        self.server
+            .as_ref()
+            .and_then(|server| server.comments(path))
+    }
+
     pub(crate) fn shutdown(mut self) {
         if let Some(server) = self.server.take() {
             self.runtime.block_on(server.shutdown());

@@ -1,0 +1,200 @@
+//! What each invoke reported against what landed on the Host, and the rules between them.
+
+use std::collections::BTreeMap;
+
+use wip_model::escape::Escaped;
+use wip_tools::InvokeOutcome;
+
+use crate::Args;
+
+/// The comment text of one invoke: unique within a run, and across runs with different seeds.
+pub(crate) fn token(seed: u64, invoke: usize) -> String {
+    format!("load-{seed}-{invoke}")
+}
+
+/// The invoke a comment text names, when it is a token of this run.
+fn invoke_of(seed: u64, text: &str) -> Option<usize> {
+    text.strip_prefix("load-")?
+        .strip_prefix(&format!("{seed}-"))?
+        .parse()
+        .ok()
+}
+
+/// How one invoke ended, as the tools reported it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// The operation ran and returned a result.
+    Success,
+    /// Nothing ran: a retrieval failed, the Host refused, or the call was not sent.
+    NotSent(String),
+    /// The call was sent and whether it ran is not known.
+    Unknown(String),
+    /// The tools refused the invoke's arguments; the load's arguments are valid, so this breaks
+    /// the run.
+    Rejected(&'static str),
+    /// An outcome this program does not know.
+    Other,
+    /// The invoke did not end within the load's per-invoke limit.
+    Hung,
+}
+
+impl Class {
+    pub(crate) fn of(outcome: &InvokeOutcome) -> Self {
+        match outcome {
+            InvokeOutcome::Success(_) => Self::Success,
+            InvokeOutcome::Failed(error) => Self::NotSent(error.to_string()),
+            InvokeOutcome::OutcomeUnknown { reason } => Self::Unknown(reason.clone()),
+            InvokeOutcome::Rejected { argument } => Self::Rejected(argument),
+            _ => Self::Other,
+        }
+    }
+}
+
+/// One invoke and how it ended.
+#[derive(Debug)]
+pub(crate) struct Record {
+    pub(crate) invoke: usize,
+    pub(crate) class: Class,
+}
+
+/// Invokes and how often each landed.
+pub(crate) struct Tally {
+    records: Vec<Record>,
+    /// Per invoke, how many comments carry its token.
+    landed: Vec<u32>,
+    invokes: usize,
+    /// Comments that look like a token of the load but name no invoke of this run.
+    strays: usize,
+}
+
+impl Tally {
+    /// Counts the tokens on every task's issue, read through `comments`.
+    pub(crate) fn new(
+        args: Args,
+        records: Vec<Record>,
+        comments: impl Fn(&str) -> Option<Vec<String>>,
+    ) -> Self {
+        let mut landed = vec![0; args.invokes];
+        let mut strays = 0;
+        for task in 0..args.tasks {
+            let texts = comments(&format!("/projects/bulk/{}", task + 1)).unwrap_or_default();
+            for text in texts {
+                match invoke_of(args.seed, &text).and_then(|invoke| landed.get_mut(invoke)) {
+                    Some(count) => *count += 1,
+                    None if text.starts_with("load-") => strays += 1,
+                    None => {}
+                }
+            }
+        }
+        Self {
+            records,
+            landed,
+            invokes: args.invokes,
+            strays,
+        }
+    }
+
+    /// Prints the counts and every broken rule; true when none is broken. `executed` is the
+    /// demo's own count of adds that ran, which must equal the tokens found.
+    pub(crate) fn report(&self, executed: u64) -> bool {
+        let mut seen = vec![false; self.invokes];
+        let mut counts = Counts::default();
+        for record in &self.records {
+            seen[record.invoke] = true;
+            let landed = self.landed[record.invoke];
+            counts.twice += usize::from(landed > 1);
+            match &record.class {
+                Class::Success => {
+                    counts.success += 1;
+                    counts.success_lost += usize::from(landed == 0);
+                }
+                Class::NotSent(reason) => {
+                    counts.not_sent += 1;
+                    counts.not_sent_landed += usize::from(landed > 0);
+                    *counts.not_sent_reasons.entry(reason.clone()).or_default() += 1;
+                }
+                Class::Unknown(reason) => {
+                    counts.unknown += 1;
+                    let entry = counts.unknown_reasons.entry(reason.clone()).or_default();
+                    if landed > 0 {
+                        counts.unknown_landed += 1;
+                        entry.0 += 1;
+                    } else {
+                        entry.1 += 1;
+                    }
+                }
+                Class::Rejected(_) | Class::Other | Class::Hung => counts.broken.push(record),
+            }
+        }
+        let missing = seen.iter().filter(|seen| !**seen).count();
+        let found: u64 = self.landed.iter().map(|&n| u64::from(n)).sum();
+
+        println!("ran once (success):  {:>6}", counts.success);
+        println!("failed as not sent:  {:>6}", counts.not_sent);
+        println!(
+            "outcome unknown:     {:>6}  ({} landed, {} did not)",
+            counts.unknown,
+            counts.unknown_landed,
+            counts.unknown - counts.unknown_landed
+        );
+        for (reason, count) in &counts.not_sent_reasons {
+            println!("  not sent {count:>5}: {}", Escaped(reason));
+        }
+        for (reason, (landed, not)) in &counts.unknown_reasons {
+            println!(
+                "  unknown {:>6} ({landed} landed, {not} did not): {}",
+                landed + not,
+                Escaped(reason)
+            );
+        }
+        for record in counts.broken.iter().take(10) {
+            println!("  invoke {} ended {:?}", record.invoke, record.class);
+        }
+        println!(
+            "host: {found} tokens found in the comments, {executed} adds executed by the demo's \
+             count"
+        );
+
+        let rules = [
+            (counts.twice, "ran twice"),
+            (missing, "missing (no report)"),
+            (counts.success_lost, "reported success, never landed"),
+            (counts.not_sent_landed, "reported not sent, landed"),
+            (counts.broken.len(), "rejected, hung or of an unknown kind"),
+            (self.strays, "comments with a token of no invoke"),
+            (
+                usize::from(found != executed),
+                "demo's count of executed adds differs from the tokens found",
+            ),
+        ];
+        let broken: Vec<String> = rules
+            .iter()
+            .filter(|(count, _)| *count > 0)
+            .map(|(count, rule)| format!("{count} {rule}"))
+            .collect();
+        if broken.is_empty() {
+            println!(
+                "result: ok: none ran twice, none missing, every outcome agrees with the Host"
+            );
+            true
+        } else {
+            println!("result: FAILED: {}", broken.join("; "));
+            false
+        }
+    }
+}
+
+#[derive(Default)]
+struct Counts<'a> {
+    success: usize,
+    success_lost: usize,
+    not_sent: usize,
+    not_sent_landed: usize,
+    unknown: usize,
+    unknown_landed: usize,
+    twice: usize,
+    not_sent_reasons: BTreeMap<String, usize>,
+    /// Per reason: (landed, did not land).
+    unknown_reasons: BTreeMap<String, (usize, usize)>,
+    broken: Vec<&'a Record>,
+}
