@@ -5,8 +5,11 @@
 //! Every invoke adds a comment whose text is a token unique to it. Afterwards the demo's state is
 //! read in process (`DemoServer::comments`, not our client) and every token is counted: a
 //! success must have landed exactly once, a failure (nothing sent) never, an unknown outcome at
-//! most once, and no token twice. The program prints the counts, the wall time and the peak RSS,
-//! and exits non-zero when a rule is broken.
+//! most once, and no token twice. The proxy's notes on each call (by its token) add three more:
+//! no call passed on to the demo twice, none reset by the proxy and landed anyway (sent again),
+//! none reported not sent although the proxy passed it on. The program prints the counts, split
+//! by what the proxy did with the call, the wall time and the peak RSS, and exits non-zero when a
+//! rule is broken.
 //!
 //! `wip-load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`
 
@@ -136,7 +139,7 @@ async fn run(args: Args) -> Result<bool> {
     drop(tools);
     let settled = proxy.settle(SETTLE_LIMIT).await;
 
-    let tally = Tally::new(args, records, |path| demo.comments(path));
+    let tally = Tally::new(args, records, proxy.calls(), |path| demo.comments(path));
     let executed = demo
         .counters()
         .operation("/", "issue comments", OPERATION)

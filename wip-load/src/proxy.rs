@@ -11,12 +11,15 @@
 //!
 //! The proxy does not parse requests. HTTP/1.1 without pipelining alternates turns, so a request
 //! begins when the client sends after the server has answered; an answer ends when its
-//! `Content-Length` body has passed (every demo answer carries one).
+//! `Content-Length` body has passed (every demo answer carries one). It does look for a load
+//! token in each request, and keeps per call how often it passed the request on and which fault
+//! it met: a call the client sent twice, or says it never sent, shows there.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::net::SocketAddr;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -30,6 +33,8 @@ const STALL_LIMIT: Duration = Duration::from_secs(10);
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// Largest response head the proxy reads to find where the answer ends.
 const MAX_HEAD: usize = 64 * 1024;
+/// Most bytes of one request searched for a load token (a call's request is a few hundred).
+const MAX_REQUEST_SCAN: usize = 64 * 1024;
 
 /// What happens to the last request of a connection instead of a plain close after its answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +95,15 @@ impl SplitMix {
     }
 }
 
+/// What the proxy did with one call, known by the load token in its request.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct CallSeen {
+    /// Times its request was passed on to the demo.
+    pub(crate) forwarded: u32,
+    /// The fault its request met.
+    pub(crate) fault: Option<Fault>,
+}
+
 /// What the proxy did, counted per connection.
 #[derive(Debug, Default)]
 pub(crate) struct ProxyCounts {
@@ -109,6 +123,22 @@ pub(crate) struct ProxyCounts {
     ended: AtomicU64,
     /// Told whenever a relay ends.
     changed: Notify,
+    /// Per invoke, what became of its call's requests.
+    calls: Mutex<BTreeMap<usize, CallSeen>>,
+}
+
+impl ProxyCounts {
+    /// Notes a request that was passed on or met a fault, when it carries a token of this run.
+    fn saw(&self, seed: u64, request: &[u8], forwarded: bool, fault: Option<Fault>) {
+        let Some(invoke) = crate::tally::invoke_in(seed, request) else {
+            return;
+        };
+        // Noting never panics while the guard is held, so poisoning cannot leave it torn.
+        let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        let seen = calls.entry(invoke).or_default();
+        seen.forwarded += u32::from(forwarded);
+        seen.fault = fault.or(seen.fault);
+    }
 }
 
 /// A running proxy; dropping it stops accepting and ends every connection it relays.
@@ -136,6 +166,15 @@ impl FaultProxy {
     /// The counts so far.
     pub(crate) fn counts(&self) -> &ProxyCounts {
         &self.counts
+    }
+
+    /// Per invoke, what became of its call's requests, as of now.
+    pub(crate) fn calls(&self) -> BTreeMap<usize, CallSeen> {
+        self.counts
+            .calls
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Waits until every connection accepted so far has ended, or `limit` has passed; true in the
@@ -184,7 +223,7 @@ async fn accept_loop(
         counts.connections.fetch_add(1, Ordering::Release);
         let counts = Arc::clone(&counts);
         relays.spawn(async move {
-            let end = relay(client, upstream, connection).await;
+            let end = relay(client, upstream, connection, plan.seed, &counts).await;
             let counter = match end {
                 Ok(End::Closed) => &counts.closed,
                 Ok(End::Fault(Fault::Reset)) => &counts.reset,
@@ -213,6 +252,8 @@ async fn relay(
     mut client: TcpStream,
     upstream: SocketAddr,
     plan: ConnectionPlan,
+    seed: u64,
+    counts: &ProxyCounts,
 ) -> io::Result<End> {
     let mut server = TcpStream::connect(upstream).await?;
     let mut up = vec![0; 16 * 1024];
@@ -222,6 +263,8 @@ async fn relay(
     let mut requests = 0;
     let mut answering = true;
     let mut answer = AnswerEnd::default();
+    // The current request's first bytes, searched for a load token.
+    let mut request = Vec::new();
     loop {
         tokio::select! {
             read = client.read(&mut up) => {
@@ -233,10 +276,15 @@ async fn relay(
                     requests += 1;
                     answering = false;
                     answer = AnswerEnd::default();
-                    if requests == plan.requests && plan.fault == Some(Fault::Reset) {
-                        client.set_zero_linger()?;
-                        return Ok(End::Fault(Fault::Reset));
-                    }
+                    request.clear();
+                }
+                if request.len() < MAX_REQUEST_SCAN {
+                    request.extend_from_slice(&up[..n]);
+                }
+                if requests == plan.requests && plan.fault == Some(Fault::Reset) {
+                    counts.saw(seed, &request, false, Some(Fault::Reset));
+                    client.set_zero_linger()?;
+                    return Ok(End::Fault(Fault::Reset));
                 }
                 server.write_all(&up[..n]).await?;
             }
@@ -245,8 +293,13 @@ async fn relay(
                 if n == 0 {
                     return Ok(End::Other);
                 }
-                answering = true;
                 let last = requests == plan.requests;
+                if !answering {
+                    // The answer begins, so the whole request reached the demo.
+                    let fault = plan.fault.filter(|_| last);
+                    counts.saw(seed, &request, true, fault);
+                    answering = true;
+                }
                 match plan.fault {
                     Some(Fault::Drop) if last => return Ok(End::Fault(Fault::Drop)),
                     Some(Fault::Stall) if last => {

@@ -3,9 +3,10 @@
 use std::collections::BTreeMap;
 
 use wip_model::escape::Escaped;
-use wip_tools::InvokeOutcome;
+use wip_tools::{InvokeOutcome, WorldspaceError};
 
 use crate::Args;
+use crate::proxy::{CallSeen, Fault};
 
 /// The comment text of one invoke: unique within a run, and across runs with different seeds.
 pub(crate) fn token(seed: u64, invoke: usize) -> String {
@@ -14,10 +15,28 @@ pub(crate) fn token(seed: u64, invoke: usize) -> String {
 
 /// The invoke a comment text names, when it is a token of this run.
 fn invoke_of(seed: u64, text: &str) -> Option<usize> {
-    text.strip_prefix("load-")?
-        .strip_prefix(&format!("{seed}-"))?
+    text.strip_prefix(&token_prefix(seed))?.parse().ok()
+}
+
+/// The invoke whose token appears in `bytes` (a request), if one does.
+pub(crate) fn invoke_in(seed: u64, bytes: &[u8]) -> Option<usize> {
+    let prefix = token_prefix(seed);
+    let start = bytes
+        .windows(prefix.len())
+        .position(|window| window == prefix.as_bytes())?
+        + prefix.len();
+    let digits = bytes[start..]
+        .iter()
+        .take_while(|byte| byte.is_ascii_digit())
+        .count();
+    std::str::from_utf8(&bytes[start..start + digits])
+        .ok()?
         .parse()
         .ok()
+}
+
+fn token_prefix(seed: u64) -> String {
+    format!("load-{seed}-")
 }
 
 /// How one invoke ended, as the tools reported it.
@@ -25,8 +44,8 @@ fn invoke_of(seed: u64, text: &str) -> Option<usize> {
 pub(crate) enum Class {
     /// The operation ran and returned a result.
     Success,
-    /// Nothing ran: a retrieval failed, the Host refused, or the call was not sent.
-    NotSent(String),
+    /// Nothing ran: a retrieval failed, the Host refused (`by_host`), or the call was not sent.
+    NotSent { reason: String, by_host: bool },
     /// The call was sent and whether it ran is not known.
     Unknown(String),
     /// The tools refused the invoke's arguments; the load's arguments are valid, so this breaks
@@ -42,7 +61,10 @@ impl Class {
     pub(crate) fn of(outcome: &InvokeOutcome) -> Self {
         match outcome {
             InvokeOutcome::Success(_) => Self::Success,
-            InvokeOutcome::Failed(error) => Self::NotSent(error.to_string()),
+            InvokeOutcome::Failed(error) => Self::NotSent {
+                reason: error.to_string(),
+                by_host: matches!(error, WorldspaceError::Protocol(_)),
+            },
             InvokeOutcome::OutcomeUnknown { reason } => Self::Unknown(reason.clone()),
             InvokeOutcome::Rejected { argument } => Self::Rejected(argument),
             _ => Self::Other,
@@ -57,9 +79,10 @@ pub(crate) struct Record {
     pub(crate) class: Class,
 }
 
-/// Invokes and how often each landed.
+/// Invokes, what the proxy did with their calls, and how often each landed.
 pub(crate) struct Tally {
     records: Vec<Record>,
+    calls: BTreeMap<usize, CallSeen>,
     /// Per invoke, how many comments carry its token.
     landed: Vec<u32>,
     invokes: usize,
@@ -72,6 +95,7 @@ impl Tally {
     pub(crate) fn new(
         args: Args,
         records: Vec<Record>,
+        calls: BTreeMap<usize, CallSeen>,
         comments: impl Fn(&str) -> Option<Vec<String>>,
     ) -> Self {
         let mut landed = vec![0; args.invokes];
@@ -88,6 +112,7 @@ impl Tally {
         }
         Self {
             records,
+            calls,
             landed,
             invokes: args.invokes,
             strays,
@@ -102,20 +127,29 @@ impl Tally {
         for record in &self.records {
             seen[record.invoke] = true;
             let landed = self.landed[record.invoke];
+            let call = self.calls.get(&record.invoke).copied();
             counts.twice += usize::from(landed > 1);
+            counts.sent_twice += usize::from(call.is_some_and(|call| call.forwarded > 1));
+            counts.reset_landed += usize::from(
+                landed > 0 && call.is_some_and(|call| call.fault == Some(Fault::Reset)),
+            );
             match &record.class {
                 Class::Success => {
                     counts.success += 1;
                     counts.success_lost += usize::from(landed == 0);
                 }
-                Class::NotSent(reason) => {
+                Class::NotSent { reason, by_host } => {
                     counts.not_sent += 1;
                     counts.not_sent_landed += usize::from(landed > 0);
-                    *counts.not_sent_reasons.entry(reason.clone()).or_default() += 1;
+                    counts.not_sent_forwarded +=
+                        usize::from(!by_host && call.is_some_and(|call| call.forwarded > 0));
+                    let key = (fate(call), reason.clone());
+                    *counts.not_sent_reasons.entry(key).or_default() += 1;
                 }
                 Class::Unknown(reason) => {
                     counts.unknown += 1;
-                    let entry = counts.unknown_reasons.entry(reason.clone()).or_default();
+                    let key = (fate(call), reason.clone());
+                    let entry = counts.unknown_reasons.entry(key).or_default();
                     if landed > 0 {
                         counts.unknown_landed += 1;
                         entry.0 += 1;
@@ -137,12 +171,13 @@ impl Tally {
             counts.unknown_landed,
             counts.unknown - counts.unknown_landed
         );
-        for (reason, count) in &counts.not_sent_reasons {
-            println!("  not sent {count:>5}: {}", Escaped(reason));
+        println!("by what the proxy did with the call, and what the client said:");
+        for ((fate, reason), count) in &counts.not_sent_reasons {
+            println!("  not sent {count:>5}: {fate}; {}", Escaped(reason));
         }
-        for (reason, (landed, not)) in &counts.unknown_reasons {
+        for ((fate, reason), (landed, not)) in &counts.unknown_reasons {
             println!(
-                "  unknown {:>6} ({landed} landed, {not} did not): {}",
+                "  unknown {:>6} ({landed} landed, {not} did not): {fate}; {}",
                 landed + not,
                 Escaped(reason)
             );
@@ -157,6 +192,15 @@ impl Tally {
 
         let rules = [
             (counts.twice, "ran twice"),
+            (counts.sent_twice, "passed to the demo twice"),
+            (
+                counts.reset_landed,
+                "reset by the proxy, yet landed (sent again)",
+            ),
+            (
+                counts.not_sent_forwarded,
+                "reported not sent, yet passed to the demo",
+            ),
             (missing, "missing (no report)"),
             (counts.success_lost, "reported success, never landed"),
             (counts.not_sent_landed, "reported not sent, landed"),
@@ -192,9 +236,33 @@ struct Counts<'a> {
     not_sent_landed: usize,
     unknown: usize,
     unknown_landed: usize,
+    not_sent_forwarded: usize,
     twice: usize,
-    not_sent_reasons: BTreeMap<String, usize>,
-    /// Per reason: (landed, did not land).
-    unknown_reasons: BTreeMap<String, (usize, usize)>,
+    sent_twice: usize,
+    reset_landed: usize,
+    /// Per fate and reason.
+    not_sent_reasons: BTreeMap<(&'static str, String), usize>,
+    /// Per fate and reason: (landed, did not land).
+    unknown_reasons: BTreeMap<(&'static str, String), (usize, usize)>,
     broken: Vec<&'a Record>,
+}
+
+/// What the proxy did with a call, in words.
+fn fate(call: Option<CallSeen>) -> &'static str {
+    match call {
+        None => "never read by the proxy",
+        Some(CallSeen {
+            fault: Some(Fault::Reset),
+            ..
+        }) => "reset by the proxy before passing it on",
+        Some(CallSeen {
+            fault: Some(Fault::Drop),
+            ..
+        }) => "passed on, dropped before the answer",
+        Some(CallSeen {
+            fault: Some(Fault::Stall),
+            ..
+        }) => "passed on, answer held",
+        Some(CallSeen { fault: None, .. }) => "passed on and answered",
+    }
 }
