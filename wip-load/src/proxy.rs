@@ -4,10 +4,10 @@
 //! Every connection serves a drawn number of requests and is then closed right after its last
 //! answer, as a Host that drops kept-alive connections after answering does; so connections keep
 //! being replaced, and the client keeps meeting pooled connections that the other side has just
-//! closed. On a drawn
-//! fraction of connections the last request meets a fault instead: the connection is reset
-//! before the request is forwarded, dropped after the request was forwarded but before the
-//! answer, or its answer is held past the client's timeout.
+//! closed. On a drawn fraction of connections the last request meets a fault instead: the
+//! connection is reset before the request is forwarded, dropped after the request was forwarded
+//! but before the answer, or its answer is held past the client's timeout. Which requests share
+//! a connection depends on the client's scheduling, so a seed repeats the plans, not the run.
 //!
 //! The proxy does not parse requests. HTTP/1.1 without pipelining alternates turns, so a request
 //! begins when the client sends after the server has answered; an answer ends when its
