@@ -1,0 +1,906 @@
+//! The `wip` binary against a hostile Host: a fake Host over loopback, started by the tests,
+//! that lies at every level (garbage heads, huge headers, slow drips, resets, short bodies,
+//! wrong content types, redirects, status/body contradictions, valid JSON that is not WIP,
+//! recursive descriptors, descriptors that change under one validator, answers that never
+//! come, Host strings full of terminal controls). Each case runs the real binary and checks the
+//! exit class, bounded time, bounded memory where it matters, nothing raw on stdout or stderr,
+//! the token only to the endpoint's origin (a second fake Host on another port, the target of
+//! every redirect, must hear nothing), and no call sent twice. Cases are tables; `check.rs`
+//! holds the one check, `host.rs` the fake Host, `wire.rs` what it says, `run.rs` how `wip` is
+//! run and measured. Run with `--nocapture` to see one line per case.
+
+#[path = "hostile/check.rs"]
+mod check;
+#[path = "hostile/host.rs"]
+mod host;
+#[path = "hostile/mcp.rs"]
+mod mcp;
+#[path = "hostile/run.rs"]
+mod run;
+#[path = "hostile/wire.rs"]
+mod wire;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::check::{Case, check_all};
+use crate::host::{Answer, Route, Script};
+use crate::wire::{
+    NASTY, World, answer, drip, envelope, fetched, json_response, nested, never, object,
+    op_descriptor, response, valid,
+};
+
+/// The command each route's lie is met by: observe `/o`, inspect `/o` (its one interface),
+/// invoke `op` on `/o` by its complete notation.
+fn command(route: Route) -> &'static [&'static str] {
+    match route {
+        Route::Observe => &["observe", "/o"],
+        Route::Fetch => &["inspect", "/o"],
+        Route::Call => &["invoke", "/o", "/::iface#op"],
+    }
+}
+
+/// A lie told on one route, and what `wip` must make of it on a retrieval (exit 1, or 3 when
+/// the body is a valid error envelope) and on a call (4: it was sent, its outcome unknown).
+struct Lie {
+    name: &'static str,
+    answer: fn(Route, &str) -> Answer,
+    retrieval: i32,
+    call: i32,
+    /// What stderr must say in both cases.
+    says: &'static [&'static str],
+    /// Whether the transport may send a retrieval once more (no response head came).
+    resend: bool,
+}
+
+const fn lie(name: &'static str, answer: fn(Route, &str) -> Answer) -> Lie {
+    Lie {
+        name,
+        answer,
+        retrieval: 1,
+        call: 4,
+        says: &[],
+        resend: true,
+    }
+}
+
+const fn unrecognised(name: &'static str, answer: fn(Route, &str) -> Answer) -> Lie {
+    Lie {
+        says: &["expected"],
+        ..lie(name, answer)
+    }
+}
+
+/// Lies that must end at once: broken HTTP, broken bodies, contradictions, valid JSON that is
+/// not WIP.
+const AT_ONCE: &[Lie] = &[
+    lie("garbage status line", |_, _| {
+        Answer::WriteClose(b"HTTP/1.1 2OO OK\r\ncontent-length: 2\r\n\r\n{}".to_vec())
+    }),
+    lie("binary garbage head", |_, _| {
+        Answer::WriteClose(b"\x00\xff\xfe\x1b[2J\xc2\x9b\x1b]0;pwned\x07\r\n\r\n".to_vec())
+    }),
+    lie("not HTTP at all", |_, _| {
+        Answer::WriteClose(b"SSH-2.0-OpenSSH_9.6\r\n".to_vec())
+    }),
+    lie("a 4 MB header", |route, _| {
+        let huge = format!("x-huge: {}\r\n", "a".repeat(4 << 20));
+        Answer::WriteClose(response(
+            200,
+            &format!("content-type: application/json\r\n{huge}"),
+            valid(route).as_bytes(),
+        ))
+    }),
+    lie("10,000 headers", |route, _| {
+        let many: String = (0..10_000).map(|i| format!("x-h{i}: v\r\n")).collect();
+        Answer::WriteClose(response(
+            200,
+            &format!("content-type: application/json\r\n{many}"),
+            valid(route).as_bytes(),
+        ))
+    }),
+    lie("a short body", |route, _| {
+        let body = valid(route);
+        let mut bytes = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            body.len() + 100
+        )
+        .into_bytes();
+        bytes.extend_from_slice(body.as_bytes());
+        Answer::WriteClose(bytes)
+    }),
+    lie("a reset before any answer", |_, _| {
+        Answer::WriteReset(Vec::new())
+    }),
+    lie("a close before any answer", |_, _| {
+        Answer::WriteClose(Vec::new())
+    }),
+    lie("a reset in the middle of the body", |route, _| {
+        let mut bytes = json_response(200, &valid(route));
+        bytes.truncate(bytes.len() - 5);
+        Answer::WriteReset(bytes)
+    }),
+    lie("a chunk size that overflows", |_, _| {
+        Answer::WriteHold(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nffffffffffffffffffffffff\r\n".to_vec(),
+        )
+    }),
+    lie("a chunk size that is not hex", |_, _| {
+        Answer::WriteHold(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n{}\r\n".to_vec(),
+        )
+    }),
+    lie("two different content lengths", |route, _| {
+        Answer::WriteClose(
+            format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 3\r\ncontent-length: 30\r\n\r\n{}",
+                valid(route)
+            )
+            .into_bytes(),
+        )
+    }),
+    unrecognised("HTML on 200", |_, _| {
+        Answer::Write(response(
+            200,
+            "content-type: text/html\r\n",
+            b"<html>welcome</html>",
+        ))
+    }),
+    unrecognised("a valid body without a content type", |route, _| {
+        Answer::Write(response(200, "", valid(route).as_bytes()))
+    }),
+    unrecognised("HTML on 404", |_, _| {
+        Answer::Write(response(
+            404,
+            "content-type: text/html\r\n",
+            b"<h1>Not Found</h1>",
+        ))
+    }),
+    lie("an envelope as problem+json on 404", |_, _| {
+        Answer::Write(response(
+            404,
+            "content-type: application/problem+json\r\n",
+            envelope("not_found", "no").as_bytes(),
+        ))
+    }),
+    lie("a gzip content coding", |route, _| {
+        Answer::Write(response(
+            200,
+            "content-type: application/json\r\ncontent-encoding: gzip\r\n",
+            valid(route).as_bytes(),
+        ))
+    }),
+    lie("controls in header values", |_, _| {
+        Answer::Write(response(
+            200,
+            "content-type: application/json\x1b[2J\r\nx-evil: \x1b]0;pwned\x07\r\n",
+            b"{}",
+        ))
+    }),
+    lie("an error envelope on 200", |_, _| {
+        answer(200, &envelope("internal", "but 200"))
+    }),
+    lie("a code the interaction may not return", |route, _| {
+        let code = match route {
+            Route::Fetch => "not_found",
+            _ => "interface_not_found",
+        };
+        answer(404, &envelope(code, "wrong code"))
+    }),
+    lie("an unknown code on 500", |_, _| {
+        answer(500, &envelope("no_such_code", "x"))
+    }),
+    lie("a valid success body on 404", |route, _| {
+        answer(404, &valid(route))
+    }),
+    lie("a valid success body on 201", |route, _| {
+        answer(201, &valid(route))
+    }),
+    lie("an empty 204", |_, _| answer(204, "")),
+    lie("an empty 200", |_, _| answer(200, "")),
+    unrecognised("JSON {} on 200", |_, _| answer(200, "{}")),
+    unrecognised("JSON [] on 200", |_, _| answer(200, "[]")),
+    unrecognised("JSON null on 200", |_, _| answer(200, "null")),
+    unrecognised("a JSON string on 200", |_, _| answer(200, "\"ok\"")),
+    lie("trailing data", |route, _| {
+        answer(200, &format!("{} {{}}", valid(route)))
+    }),
+    lie("a duplicate member", |route, _| {
+        let body = valid(route);
+        answer(
+            200,
+            &format!("{},\"validator\":\"djE=\"}}", &body[..body.len() - 1]),
+        )
+    }),
+    lie("an unknown member", |route, _| {
+        let body = valid(route);
+        answer(200, &format!("{},\"extra\":1}}", &body[..body.len() - 1]))
+    }),
+    lie("a validator that is not canonical base64", |route, _| {
+        answer(200, &valid(route).replace("djE=", "djE"))
+    }),
+    lie("bytes that are not UTF-8", |_, _| {
+        Answer::Write(response(
+            200,
+            "content-type: application/json\r\n",
+            b"{\"object\":\"\xff\xfe\"}",
+        ))
+    }),
+    lie("nesting 70 levels deep", |route, _| {
+        let body = valid(route);
+        answer(
+            200,
+            &format!("{},\"x\":{}}}", &body[..body.len() - 1], nested(69)),
+        )
+    }),
+    lie("nesting 100,000 levels deep", |_, _| {
+        answer(200, &nested(100_000))
+    }),
+    lie("a body over the 64 MiB cap, declared", |_, _| {
+        Answer::Endless(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 104857600\r\n\r\n"
+                .to_vec(),
+            vec![b' '; 64 * 1024],
+        )
+    }),
+];
+
+/// Lies that never end on their own: the command's deadline must end them.
+const SLOW: &[Lie] = &[
+    lie("no answer at all", |_, _| never()),
+    lie("a status line that never ends", |_, _| {
+        drip(b"", b"HTTP/1.1 200 OK")
+    }),
+    lie("headers that never end", |_, _| {
+        drip(b"HTTP/1.1 200 OK\r\n", b"x-drip: aaaa\r\n")
+    }),
+    lie("a body dripped a byte at a time", |_, _| {
+        drip(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n",
+            b" ",
+        )
+    }),
+    lie("chunks dripped a byte at a time", |_, _| {
+        drip(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n",
+            b"1\r\n \r\n",
+        )
+    }),
+];
+
+/// Redirects of every kind: never followed, the token never sent elsewhere.
+const REDIRECTS: &[Lie] = &[
+    redirect("301 elsewhere", |_, elsewhere| {
+        moved(301, &format!("{elsewhere}/wip/v1/observe"))
+    }),
+    redirect("302 elsewhere", |_, elsewhere| {
+        moved(302, &format!("{elsewhere}/steal"))
+    }),
+    redirect("303 elsewhere", |_, elsewhere| {
+        moved(303, &format!("{elsewhere}/"))
+    }),
+    redirect("307 elsewhere", |route, elsewhere| {
+        moved(307, &format!("{elsewhere}{}", route.path()))
+    }),
+    redirect("308 elsewhere", |route, elsewhere| {
+        moved(308, &format!("{elsewhere}{}", route.path()))
+    }),
+    redirect("307 to the same route", |route, _| moved(307, route.path())),
+    redirect("302 scheme-relative elsewhere", |_, elsewhere| {
+        moved(
+            302,
+            &format!("//{}/x", elsewhere.trim_start_matches("http://")),
+        )
+    }),
+    redirect(
+        "301 with C1 and bidi controls in Location",
+        |_, elsewhere| moved(301, &format!("{elsewhere}/\u{9b}2J\u{202e}\u{2028}")),
+    ),
+    redirect("307 with a valid success body", |route, elsewhere| {
+        Answer::Write(response(
+            307,
+            &format!(
+                "location: {elsewhere}{}\r\ncontent-type: application/json\r\n",
+                route.path()
+            ),
+            valid(route).as_bytes(),
+        ))
+    }),
+    // A valid error envelope decides, whatever the status (wire-v1 §4.8): a protocol error.
+    Lie {
+        name: "302 with a valid error envelope",
+        answer: |_, elsewhere| {
+            Answer::Write(response(
+                302,
+                &format!("location: {elsewhere}/\r\ncontent-type: application/json\r\n"),
+                envelope("internal", "moved").as_bytes(),
+            ))
+        },
+        retrieval: 3,
+        call: 3,
+        says: &["internal"],
+        resend: false,
+    },
+];
+
+const fn redirect(name: &'static str, answer: fn(Route, &str) -> Answer) -> Lie {
+    Lie {
+        says: &["redirect", "not followed"],
+        resend: false,
+        ..lie(name, answer)
+    }
+}
+
+fn moved(status: u16, location: &str) -> Answer {
+    Answer::Write(response(
+        status,
+        &format!("location: {location}\r\ncontent-type: text/html\r\n"),
+        b"<a>moved</a>",
+    ))
+}
+
+/// The cases of `lies` on every route; `deadline` adds `--timeout` and what stderr says when
+/// it passes.
+fn cases(lies: &[Lie], deadline: Option<u64>) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for lie in lies {
+        for route in [Route::Observe, Route::Fetch, Route::Call] {
+            let script = World::standard().lie(route, lie.answer);
+            let name = format!("{} on {:?}", lie.name, route);
+            let mut case = Case::new(name, script, command(route))
+                .says(lie.says)
+                .resend(lie.resend && route != Route::Call);
+            case = if route == Route::Call {
+                case.exit(lie.call).calls(1)
+            } else {
+                case.exit(lie.retrieval)
+            };
+            if let Some(seconds) = deadline {
+                case = case.deadline(seconds).says(if route == Route::Call {
+                    &["unknown"]
+                } else {
+                    &["deadline"]
+                });
+            }
+            cases.push(case);
+        }
+    }
+    cases
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_answers_end_at_once() {
+    check_all(cases(AT_ONCE, None), 6).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_and_silent_answers_end_at_the_deadline() {
+    check_all(cases(SLOW, Some(3)), 16).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_are_refused_and_the_token_stays_home() {
+    let mut cases = cases(REDIRECTS, None);
+    // Without a token nothing carries one, and still nothing goes elsewhere.
+    for mut case in self::cases(&REDIRECTS[..1], None) {
+        case.token = false;
+        case.name.push_str(" without a token");
+        cases.push(case);
+    }
+    check_all(cases, 6).await;
+}
+
+/// `/` with `a`, whose 40 children's observes never answer.
+fn forty_silent() -> Script {
+    let names: Vec<String> = (0..40).map(|i| format!("o{i:02}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut world =
+        World::empty()
+            .with("/", object("", &[]), &["a"])
+            .with("/a", object("a", &[]), &refs);
+    for name in &names {
+        world = world.with(&format!("/a/{name}"), object(name, &[]), &[]);
+    }
+    Arc::new(move |request, _| {
+        if request.is(Route::Observe) && request.path().starts_with("/a/o") {
+            never()
+        } else {
+            world.answer(request)
+        }
+    })
+}
+
+/// `/o` with 8 interfaces `i0`..`i7` whose fetches never answer.
+fn eight_silent() -> Script {
+    let names: Vec<String> = (0..8).map(|i| format!("i{i}")).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let world = World::empty().with("/o", object("o", &refs), &[]);
+    Arc::new(move |request, _| {
+        if request.is(Route::Fetch) {
+            never()
+        } else {
+            world.answer(request)
+        }
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn whole_commands_end_at_the_deadline() {
+    let cases = vec![
+        Case::new(
+            "discover over 40 silent Objects",
+            forty_silent(),
+            &["discover", "x"],
+        )
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline", "/a/o"]),
+        Case::new(
+            "discover over 40 silent Objects",
+            forty_silent(),
+            &["discover", "x"],
+        )
+        .json()
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline", "/a/o"]),
+        Case::new(
+            "inspect of 8 silent interfaces",
+            eight_silent(),
+            &["inspect", "/o"],
+        )
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline"]),
+        Case::new(
+            "inspect of 8 silent interfaces",
+            eight_silent(),
+            &["inspect", "/o"],
+        )
+        .json()
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline"]),
+        Case::new(
+            "invoke by bare name over 8 silent interfaces",
+            eight_silent(),
+            &["invoke", "/o", "op"],
+        )
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline"]),
+        Case::new(
+            "schema over 8 silent interfaces",
+            eight_silent(),
+            &["schema", "/o", "op", "--dialect", "openai"],
+        )
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline"]),
+        Case::new(
+            "ptc over 8 silent interfaces",
+            eight_silent(),
+            &["ptc", "/o"],
+        )
+        .deadline(3)
+        .exit(1)
+        .says(&["deadline"]),
+    ];
+    check_all(cases, 7).await;
+}
+
+/// `/o` with the interfaces `good` and `bad.iface`, the latter fetched as `bad`.
+fn one_bad(bad: Answer) -> Script {
+    World::empty()
+        .with("/o", object("o", &["good", "bad.iface"]), &[])
+        .with_interface("good", fetched("good", &op_descriptor()))
+        .with_interface("bad.iface", bad)
+        .script()
+}
+
+/// A descriptor with `types` and the operation `op(p: A)`.
+fn with_types(types: serde_json::Value) -> serde_json::Value {
+    json!({"format": "wip-interface/1", "types": types, "operations": [
+        {"name": "op", "parameters": [{"name": "p", "required": false,
+            "type": {"kind": "named", "name": "A"}}], "returns": {"type": {"kind": "unit"}}}]})
+}
+
+fn recursive() -> serde_json::Value {
+    with_types(
+        json!([{"name": "A", "definition": {"kind": "record", "fields": [
+        {"name": "next", "required": false, "type": {"kind": "named", "name": "A"}}]}}]),
+    )
+}
+
+fn cyclic() -> serde_json::Value {
+    with_types(json!([
+        {"name": "A", "definition": {"kind": "list", "items": {"kind": "named", "name": "B"}}},
+        {"name": "B", "definition": {"kind": "union", "cases": [
+            {"name": "more", "payload": {"kind": "named", "name": "A"}}]}}]))
+}
+
+/// Failed or invalid interfaces: the name, the exit code, what stderr must say.
+fn bad_interfaces() -> Vec<(&'static str, Answer, i32, &'static [&'static str])> {
+    vec![
+        (
+            "interface_not_found",
+            answer(404, &envelope("interface_not_found", "gone")),
+            3,
+            &["interface_not_found"],
+        ),
+        (
+            "internal",
+            answer(500, &envelope("internal", "broken")),
+            3,
+            &["internal"],
+        ),
+        (
+            "recursive type",
+            fetched("bad.iface", &recursive()),
+            1,
+            &["recursive"],
+        ),
+        (
+            "cyclic types",
+            fetched("bad.iface", &cyclic()),
+            1,
+            &["recursive"],
+        ),
+        (
+            "unsupported format",
+            fetched(
+                "bad.iface",
+                &json!({"format": "wip-interface/2", "types": 1, "operations": "?"}),
+            ),
+            1,
+            &["wip-interface/2"],
+        ),
+        (
+            "mismatched reference",
+            fetched("other", &op_descriptor()),
+            1,
+            &["other"],
+        ),
+        (
+            "unknown type name with ESC",
+            fetched(
+                "bad.iface",
+                &with_types(json!([{"name": "A", "definition":
+                    {"kind": "named", "name": "Z\u{1b}[2J"}}])),
+            ),
+            1,
+            &["\\u001b"],
+        ),
+        (
+            "garbage",
+            Answer::Write(response(200, "content-type: text/plain\r\n", b"garbage")),
+            1,
+            &[],
+        ),
+        (
+            "a short body",
+            Answer::WriteClose(
+                b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{}"
+                    .to_vec(),
+            ),
+            1,
+            &[],
+        ),
+    ]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inspect_fails_when_an_interface_is_missing_or_invalid() {
+    let mut cases = Vec::new();
+    for (name, bad, code, says) in bad_interfaces() {
+        for json in [false, true] {
+            let mut case = Case::new(
+                format!("inspect with a {name} interface"),
+                one_bad(bad.clone()),
+                &["inspect", "/o"],
+            )
+            .exit(code)
+            .says(&["bad.iface"])
+            .says(says)
+            .fetched_once(&["good", "bad.iface"]);
+            if name == "unknown type name with ESC" {
+                case = case.escaped_once();
+            }
+            if json {
+                case = case.json();
+            }
+            cases.push(case);
+        }
+    }
+    check_all(cases, 6).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recursive_and_cyclic_descriptors_are_refused_before_any_call() {
+    let mut cases = Vec::new();
+    for (name, descriptor) in [("recursive", recursive()), ("cyclic", cyclic())] {
+        let script = World::standard()
+            .with_interface("iface", fetched("iface", &descriptor))
+            .script();
+        for operation in ["/::iface#op", "op"] {
+            cases.push(
+                Case::new(
+                    format!("invoke {operation} with a {name} descriptor"),
+                    script.clone(),
+                    &["invoke", "/o", operation, r#"{"p":[]}"#],
+                )
+                .exit(1)
+                .says(&["recursive"])
+                .calls(0),
+            );
+        }
+        cases.push(
+            Case::new(
+                format!("schema with a {name} descriptor"),
+                script,
+                &["schema", "/o", "op", "--dialect", "json-schema"],
+            )
+            .exit(1)
+            .says(&["recursive"]),
+        );
+    }
+    check_all(cases, 6).await;
+}
+
+/// A Worldspace whose every string carries [`NASTY`]: descriptions, names, documentation,
+/// enum cases, interface names, results.
+fn nasty_world() -> World {
+    let doc = json!({"summary": NASTY, "details": NASTY});
+    let descriptor = json!({"format": "wip-interface/1", "documentation": doc,
+        "types": [{"name": "T", "documentation": doc, "definition": {"kind": "enum", "cases": [
+            {"name": "a", "documentation": doc}, {"name": NASTY}]}}],
+        "operations": [{"name": "op", "documentation": doc,
+            "parameters": [{"name": "p", "required": false, "documentation": doc,
+                "type": {"kind": "named", "name": "T"}}],
+            "returns": {"documentation": doc, "type": {"kind": "json"}}}]});
+    let mut n = object("n", &["iface", NASTY]);
+    n["description"] = json!(NASTY);
+    let mut child = object(NASTY, &[]);
+    child["description"] = json!(NASTY);
+    World::empty()
+        .with("/", object("", &[]), &["n"])
+        .with("/n", n, &[NASTY, "p"])
+        .with(&format!("/n/{NASTY}"), child, &[])
+        .with("/n/p", object("p", &[]), &[])
+        .with_interface("iface", fetched("iface", &descriptor))
+        .with_interface(NASTY, fetched(NASTY, &descriptor))
+        .with_call(answer(
+            200,
+            &json!({"result": {"s": NASTY, NASTY: [NASTY]}, "validator": "djE="}).to_string(),
+        ))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn host_strings_never_reach_the_terminal_raw() {
+    let world = nasty_world();
+    let missing = world.clone();
+    let missing: Script = Arc::new(move |request, _| {
+        if request.is(Route::Observe) && request.path() == "/missing" {
+            answer(404, &envelope("not_found", NASTY))
+        } else {
+            missing.answer(request)
+        }
+    });
+    let refusing = world
+        .clone()
+        .with_call(answer(412, &envelope("validator_mismatch", NASTY)))
+        .script();
+    let commands: Vec<(&str, Vec<&str>, i32, usize)> = vec![
+        ("observe", vec!["observe", "/n", "--depth", "1"], 0, 0),
+        (
+            "observe of a missing path",
+            vec!["observe", "/missing"],
+            3,
+            0,
+        ),
+        ("discover", vec!["discover", "n"], 0, 0),
+        ("inspect", vec!["inspect", "/n", "--details"], 0, 0),
+        ("invoke", vec!["invoke", "/n", "/::iface#op"], 0, 1),
+    ];
+    let mut cases = Vec::new();
+    for (name, args, code, calls) in &commands {
+        for json in [false, true] {
+            let script = if *code == 3 {
+                missing.clone()
+            } else {
+                world.clone().script()
+            };
+            let mut case = Case::new(*name, script, args)
+                .exit(*code)
+                .calls(*calls)
+                .escaped_once();
+            if json {
+                case = case.json();
+            }
+            cases.push(case);
+        }
+    }
+    for dialect in ["json-schema", "openai", "anthropic", "gemini"] {
+        cases.push(
+            Case::new(
+                format!("schema --dialect {dialect}"),
+                world.clone().script(),
+                &["schema", "/n", "/::iface#op", "--dialect", dialect],
+            )
+            .escaped_once(),
+        );
+    }
+    cases.push(Case::new("ptc", world.clone().script(), &["ptc", "/n"]).escaped_once());
+    for json in [false, true] {
+        let mut case = Case::new(
+            "invoke refused with a message",
+            refusing.clone(),
+            &["invoke", "/n", "/::iface#op"],
+        )
+        .exit(3)
+        .calls(1)
+        .says(&["validator_mismatch"])
+        .escaped_once();
+        if json {
+            case = case.json();
+        }
+        cases.push(case);
+    }
+    check_all(cases, 6).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_descriptor_changed_under_one_validator_is_detected() {
+    mcp::descriptor_change().await;
+}
+
+/// The standard Worldspace on a Host that closes every connection `pause` after answering on
+/// it, without saying so (no `Connection: close`).
+fn closing_after(pause: Duration) -> Script {
+    let world = World::standard();
+    Arc::new(move |request, _| match world.answer(request) {
+        Answer::Write(bytes) => Answer::WriteCloseAfter(bytes, pause),
+        other => other,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_host_that_drops_kept_alive_connections_gets_no_false_unknowns() {
+    // Each run either succeeds with the call received once, or says the call was not sent
+    // (exit 1) and the Host indeed received none; exit 4 with no call received is the false
+    // alarm. The pauses move the Host's close across the
+    // moment the client reuses the connection.
+    let mut cases = Vec::new();
+    for round in 0..24u64 {
+        let pause = Duration::from_micros(round % 8 * 700);
+        cases.push(
+            Case::new(
+                format!(
+                    "invoke on a Host closing {}µs after answering",
+                    pause.as_micros()
+                ),
+                closing_after(pause),
+                &["invoke", "/o", "/::iface#op"],
+            )
+            .exit(0)
+            .calls(1)
+            .or_not_sent()
+            .resend(true),
+        );
+    }
+    check_all(cases, 4).await;
+}
+
+/// Peak RSS may reach this many times the body's size.
+const RSS_RATIO: u64 = 4;
+
+/// What a process of `wip` takes before it reads a byte of a body (runtime, binary, buffers),
+/// allowed on top of the ratio for the small variant only, where it is not negligible.
+const BASE_RSS: u64 = 16_000_000;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_observe_answer_stays_within_four_times_its_size() {
+    let commands: [(&str, &[&str], u64); 3] = [
+        ("observe --depth 1", &["observe", "/big", "--depth", "1"], 1),
+        ("observe --depth 1", &["observe", "/big", "--depth", "1"], 1),
+        (
+            "discover --scope /big",
+            &["discover", "x", "--scope", "/big"],
+            2,
+        ),
+    ];
+    let full = wire::big_size().0 == 1_000_000;
+    let mut cases = Vec::new();
+    for (index, (name, args, depth)) in commands.into_iter().enumerate() {
+        let body = wire::big_body(depth);
+        let size = body.len() as u64;
+        let script: Script = Arc::new(move |request, _| {
+            if request.is(Route::Observe) && request.path() == "/big" {
+                let body = wire::big_body(request.depth().clamp(1, 2));
+                Answer::Stream(wire::big_head(body.len()), body)
+            } else {
+                answer(404, &envelope("not_found", "no"))
+            }
+        });
+        let bound = RSS_RATIO * size + if full { 0 } else { BASE_RSS };
+        let mut case = Case::new(
+            format!("{name} on a {:.1} MB answer", size as f64 / 1e6),
+            script,
+            args,
+        )
+        .within(Duration::from_secs(if full { 120 } else { 30 }))
+        .max_rss(bound);
+        if index == 1 {
+            case = case.json();
+        }
+        cases.push(case);
+    }
+    // Side by side: each process's peak RSS is its own, and the suite stays short.
+    check_all(cases, 3).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_over_the_cap_are_cut_off() {
+    let cap: u64 = 64 << 20;
+    let chunked: fn(Route, &str) -> Answer = |_, _| {
+        let mut piece = format!("{:x}\r\n", 64 * 1024).into_bytes();
+        piece.extend(std::iter::repeat_n(b' ', 64 * 1024));
+        piece.extend_from_slice(b"\r\n");
+        Answer::Endless(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n"
+                .to_vec(),
+            piece,
+        )
+    };
+    let declared = AT_ONCE
+        .iter()
+        .find(|lie| lie.name.starts_with("a body over the 64 MiB cap"))
+        .expect("the declared case")
+        .answer;
+    let mut cases = Vec::new();
+    for route in [Route::Observe, Route::Call] {
+        let calls = usize::from(route == Route::Call);
+        let code = if route == Route::Call { 4 } else { 1 };
+        cases.push(
+            Case::new(
+                format!("a declared 100 MiB body on {route:?}"),
+                World::standard().lie(route, declared),
+                command(route),
+            )
+            .exit(code)
+            .calls(calls)
+            .max_written(16 << 20),
+        );
+        cases.push(
+            Case::new(
+                format!("an endless chunked body on {route:?}"),
+                World::standard().lie(route, chunked),
+                command(route),
+            )
+            .exit(code)
+            .calls(calls)
+            .within(Duration::from_secs(30))
+            .max_written(cap + (16 << 20))
+            .max_rss(RSS_RATIO * cap),
+        );
+    }
+    check_all(cases, 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rss_probe_measures_a_known_allocation() {
+    // 200 MB written by python3 itself, then the probe's own figure for a tiny process.
+    let args = ["-c".to_owned(), "b = b'x' * 200_000_000".to_owned()];
+    let run = run::program("python3", &args, Duration::from_secs(30), true).await;
+    let rss = run.rss.expect("measured");
+    assert!(
+        (200_000_000..300_000_000).contains(&rss),
+        "{}",
+        run.summary()
+    );
+    let run = run::wip(&["--version".to_owned()], Duration::from_secs(30), true).await;
+    assert_eq!(run.code, Some(0), "{}", run.summary());
+    assert!(run.rss.expect("measured") < 50_000_000, "{}", run.summary());
+}
