@@ -2,6 +2,7 @@
 //! shared by the HTTP transport and by test transports that speak raw HTTP.
 
 use wip_model::codec::{self, DecodeError, Limits};
+use wip_model::escape::Quoted;
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
     ObserveRequest, ObserveResponse, ProtocolInteraction, ProtocolResult, ValidDescriptor,
@@ -21,6 +22,8 @@ pub struct RawResponse {
     pub content_type: Option<String>,
     /// Every `Content-Encoding` header value, in order.
     pub content_encodings: Vec<String>,
+    /// The `Location` header, if present (a value that is not visible ASCII is read lossily).
+    pub location: Option<String>,
     /// The body, or [`BodyTooLarge`] when reading stopped at the response byte limit.
     pub body: Result<Vec<u8>, BodyTooLarge>,
 }
@@ -109,10 +112,19 @@ fn classify<T>(
         detail,
     };
     let binding = |kind| TransportError::Binding { status, kind };
-    let status_kind = match status {
-        401 => BindingFailure::AuthenticationRequired,
-        403 => BindingFailure::EndpointForbidden,
-        _ => BindingFailure::HttpStatus,
+    // A non-success status without a WIP body, said as precisely as the status allows.
+    let not_wip = |json: bool| match status {
+        401 => binding(BindingFailure::AuthenticationRequired),
+        403 => binding(BindingFailure::EndpointForbidden),
+        300..=399 => TransportError::Redirect {
+            status,
+            location: response.location.clone(),
+        },
+        _ => TransportError::UnrecognisedBody {
+            status,
+            content_type: response.content_type.clone(),
+            json,
+        },
     };
 
     // 1. Content coding, at any status.
@@ -131,12 +143,16 @@ fn classify<T>(
         .is_some_and(is_json_content_type);
     if !json {
         return Err(if success {
+            let got = match &response.content_type {
+                Some(content_type) => format!("content type {}", Quoted(content_type)),
+                None => "no content type".to_owned(),
+            };
             invalid(
                 InvalidResponseKind::InvalidSuccessBody,
-                "content type is not JSON".to_owned(),
+                format!("expected an application/json body, got {got}"),
             )
         } else {
-            binding(status_kind)
+            not_wip(false)
         });
     }
     // 3. The body within its limit.
@@ -148,6 +164,7 @@ fn classify<T>(
                 format!("body over the limit of {} bytes", too_large.maximum),
             ));
         }
+        Err(_) if (300..400).contains(&status) => return Err(not_wip(true)),
         Err(_) => return Err(binding(BindingFailure::BodyTooLarge)),
     };
     // 4 and 5. Envelope or success candidate; the envelope's code wins over the status.
@@ -206,7 +223,7 @@ fn classify<T>(
             InvalidResponseKind::InvalidSuccessBody,
             error.to_string(),
         )),
-        Err(_) => Err(binding(status_kind)),
+        Err(_) => Err(not_wip(true)),
     }
 }
 
@@ -220,6 +237,7 @@ mod tests {
             status,
             content_type: content_type.map(str::to_owned),
             content_encodings: vec![],
+            location: None,
             body: Ok(body.as_bytes().to_vec()),
         }
     }
@@ -251,6 +269,10 @@ mod tests {
                     }
                 ),
                 Err(TransportError::Binding { kind, .. }) => format!("binding {kind}"),
+                Err(TransportError::Redirect { .. }) => "redirect".to_owned(),
+                Err(TransportError::UnrecognisedBody { json, .. }) => {
+                    format!("unrecognised{}", if json { " json" } else { "" })
+                }
                 Err(TransportError::InvalidResponse { kind, .. }) => format!("invalid {kind}"),
                 Err(other) => format!("other {other}"),
             };
@@ -313,11 +335,11 @@ mod tests {
             ),
             (
                 raw(500, JSON, r#"{"error":{"code":"nope","message":""}}"#),
-                "binding http status",
+                "unrecognised json",
             ),
             (
                 raw(500, JSON, r#"{"error":{"code":"internal"}}"#),
-                "binding http status",
+                "unrecognised json",
             ),
             (
                 raw(200, JSON, r#"{"error":{"code":"internal"}}"#),
@@ -325,18 +347,72 @@ mod tests {
             ),
             (
                 raw(404, Some("application/problem+json"), NOT_FOUND),
-                "binding http status",
+                "unrecognised",
             ),
             (raw(401, None, ""), "binding authentication required"),
             (
                 raw(403, Some("text/html"), "no"),
                 "binding endpoint forbidden",
             ),
-            (raw(413, None, ""), "binding http status"),
-            (raw(502, JSON, "garbage"), "binding http status"),
+            (raw(413, None, ""), "unrecognised"),
+            (raw(502, JSON, "garbage"), "unrecognised json"),
+            (raw(307, None, ""), "redirect"),
+            (
+                raw(301, Some("text/html"), "<html>moved</html>"),
+                "redirect",
+            ),
+            (raw(302, JSON, "{}"), "redirect"),
             (big, "invalid invalid success body"),
             (big_error, "binding body too large"),
         ]);
+    }
+
+    #[test]
+    fn redirects_and_unrecognised_bodies_say_what_came() {
+        let mut redirect = raw(307, Some("text/html"), "<html>");
+        redirect.location = Some("https://elsewhere.example/\u{1b}[2Jx".to_owned());
+        let error = classify_observe(
+            &ObserveRequest {
+                path: Path::root(),
+                depth: 0,
+            },
+            &redirect,
+            &Limits::default(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            r#"redirected (http 307) to "https://elsewhere.example/\u001b[2Jx"; redirects are not followed"#
+        );
+        for (response, expected) in [
+            (
+                raw(307, None, ""),
+                "redirected (http 307) to no location; redirects are not followed",
+            ),
+            (
+                raw(404, Some("text/html"), "<html>not found</html>"),
+                r#"http 404 without a WIP error envelope: expected an application/json body holding one, got content type "text/html""#,
+            ),
+            (
+                raw(502, None, ""),
+                "http 502 without a WIP error envelope: expected an application/json body holding one, got no content type",
+            ),
+            (
+                raw(500, JSON, "[]"),
+                "http 500 without a WIP error envelope: expected an application/json body holding one, got a JSON body that is not one",
+            ),
+            (
+                raw(200, Some("text/html\u{7}"), "<html>"),
+                r#"invalid response: invalid success body (http 200): expected an application/json body, got content type "text/html\u0007""#,
+            ),
+        ] {
+            let request = ObserveRequest {
+                path: Path::root(),
+                depth: 0,
+            };
+            let error = classify_observe(&request, &response, &Limits::default()).unwrap_err();
+            assert_eq!(error.to_string(), expected, "{response:?}");
+        }
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! `HttpTransport`: WIP over HTTP v1 (wire-v1 §4.1–4.8) on a pooled keep-alive HTTP/1.1 client.
 
+mod checked;
+
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +22,7 @@ use wip_model::{
     ObserveRequest, ObserveResponse, ValidDescriptor,
 };
 
+use self::checked::CheckedConnector;
 use crate::classify::{self, BodyTooLarge, RawResponse};
 use crate::transport::{Reply, Transport, TransportError};
 
@@ -229,9 +232,15 @@ pub enum HttpTransportError {
 /// a body cut short, and a second failure are returned as they happened; a second sending that
 /// cannot connect returns the first failure. A call is never sent twice: its lost connection is
 /// returned as [`TransportError::Disconnect`], an unknown outcome.
+///
+/// Before the first byte of each request the connection's socket is asked whether the Host has
+/// closed it (the runtime may not have noticed yet). A request found so is not written and
+/// fails as [`TransportError::NotSent`]: for a call that is a known outcome, nothing ran. hyper
+/// itself sends a request once more on a new connection when it gave it back unstarted from a
+/// reused one.
 #[derive(Clone)]
 pub struct HttpTransport {
-    client: HyperClient<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    client: HyperClient<HttpsConnector<CheckedConnector>, Full<Bytes>>,
     endpoint: Endpoint,
     routes: Arc<[Uri; 3]>,
     authorization: Option<HeaderValue>,
@@ -273,7 +282,7 @@ impl HttpTransport {
             .with_tls_config((*tls).clone())
             .https_or_http()
             .enable_http1()
-            .wrap_connector(http);
+            .wrap_connector(CheckedConnector::new(http));
         let client = HyperClient::builder(TokioExecutor::new())
             .pool_idle_timeout(options.pool_idle_timeout)
             .pool_max_idle_per_host(options.pool_max_idle_per_host)
@@ -371,14 +380,18 @@ impl HttpTransport {
                 .unwrap_or_else(|_| "\u{fffd}".into())
         };
         // The first Content-Type value; every Content-Encoding value, in order; the first
-        // Content-Length value. One walk over the headers (a map yields each name's values
+        // Content-Length and Location values. One walk over the headers (a map yields each name's values
         // together, in order), where a lookup per name would hash each.
         let mut content_type = None;
         let mut content_encodings = Vec::new();
         let mut content_length = None;
+        let mut location = None;
         for (name, value) in &parts.headers {
             if name == header::CONTENT_TYPE {
                 content_type.get_or_insert_with(|| text(value));
+            } else if name == header::LOCATION {
+                location
+                    .get_or_insert_with(|| String::from_utf8_lossy(value.as_bytes()).into_owned());
             } else if name == header::CONTENT_ENCODING {
                 content_encodings.push(text(value));
             } else if name == header::CONTENT_LENGTH {
@@ -414,6 +427,7 @@ impl HttpTransport {
             status: parts.status.as_u16(),
             content_type,
             content_encodings,
+            location,
             body: read,
         })
     }
@@ -426,6 +440,14 @@ fn unsent(error: hyper_util::client::legacy::Error) -> Unsent {
         return Unsent {
             error: TransportError::Connect { detail },
             unanswered: false,
+        };
+    }
+    // The connection was found closed before the first byte of the request, or hyper gave the
+    // request back unstarted: nothing left.
+    if checked::not_written(&error) {
+        return Unsent {
+            error: TransportError::NotSent { detail },
+            unanswered: true,
         };
     }
     // The connection ended before a complete response head came, or its head did not parse
@@ -442,8 +464,9 @@ fn unsent(error: hyper_util::client::legacy::Error) -> Unsent {
 /// A request that got no response head.
 struct Unsent {
     error: TransportError,
-    /// No answer came at all: the connection closed (or was reset) before a complete response
-    /// head, which is how a connection the Host closed for idleness fails as it is reused.
+    /// No answer came at all: the request was not sent, or the connection closed (or was reset)
+    /// before a complete response head, which is how a connection the Host closed for idleness
+    /// fails as it is reused.
     unanswered: bool,
 }
 

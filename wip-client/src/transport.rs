@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use wip_model::codec::EncodeError;
+use wip_model::escape::Quoted;
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
     ObserveRequest, ObserveResponse, ProtocolError, ValidDescriptor,
@@ -87,6 +88,13 @@ pub enum TransportError {
         /// What failed, from the connector.
         detail: String,
     },
+    /// The connection was found closed before a byte of the request was written (a pooled
+    /// connection the Host had closed); nothing was sent.
+    #[error("request not sent: {detail}")]
+    NotSent {
+        /// What was found.
+        detail: String,
+    },
     /// No complete response arrived within the interaction's timeout. The request may have
     /// been sent.
     #[error("no complete response within {after:?}")]
@@ -109,6 +117,26 @@ pub enum TransportError {
         /// Which failure.
         kind: BindingFailure,
     },
+    /// A redirect (a 3xx status without a WIP error envelope). Redirects are never followed:
+    /// the request and its token go to the endpoint only.
+    #[error("redirected (http {status}) to {}; redirects are not followed", Location(location.as_deref()))]
+    Redirect {
+        /// The HTTP status.
+        status: u16,
+        /// The `Location` header, as sent (shown escaped).
+        location: Option<String>,
+    },
+    /// A non-success status whose body is not a WIP error envelope: the endpoint, or something
+    /// in front of it, answered rather than a WIP Host (a 404 page, a proxy's 502).
+    #[error("http {status} without a WIP error envelope: expected an application/json body holding one, got {}", Got { content_type: content_type.as_deref(), json: *json })]
+    UnrecognisedBody {
+        /// The HTTP status.
+        status: u16,
+        /// The `Content-Type` header, as sent (shown escaped).
+        content_type: Option<String>,
+        /// The content type was JSON; the body was not an envelope.
+        json: bool,
+    },
     /// The peer answered with something no valid Host sends.
     #[error("invalid response: {kind} (http {status}): {detail}")]
     InvalidResponse {
@@ -129,10 +157,41 @@ pub enum TransportError {
 
 impl TransportError {
     /// Whether the request may have reached the Host. `false` only when it certainly did not
-    /// (it could not be encoded, or no connection was made): only then is a failed call known
-    /// to have had no effect.
+    /// (it could not be encoded, no connection was made, or its connection was found closed
+    /// before it was written): only then is a failed call known to have had no effect.
     pub fn may_have_reached_host(&self) -> bool {
-        !matches!(self, Self::Encode(_) | Self::Connect { .. })
+        !matches!(
+            self,
+            Self::Encode(_) | Self::Connect { .. } | Self::NotSent { .. }
+        )
+    }
+}
+
+/// A redirect's `Location`, escaped.
+struct Location<'a>(Option<&'a str>);
+
+impl std::fmt::Display for Location<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(location) => Quoted(location).fmt(f),
+            None => f.write_str("no location"),
+        }
+    }
+}
+
+/// What came instead of a WIP body, escaped.
+struct Got<'a> {
+    content_type: Option<&'a str>,
+    json: bool,
+}
+
+impl std::fmt::Display for Got<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.content_type, self.json) {
+            (_, true) => f.write_str("a JSON body that is not one"),
+            (Some(content_type), false) => write!(f, "content type {}", Quoted(content_type)),
+            (None, false) => f.write_str("no content type"),
+        }
     }
 }
 
@@ -146,7 +205,8 @@ pub enum BindingFailure {
     AuthenticationRequired,
     /// A bare 403: the endpoint refused these credentials.
     EndpointForbidden,
-    /// Any other non-success status without a valid WIP body.
+    /// Any other non-success status without a valid WIP body. Classification reports such a
+    /// response as [`TransportError::Redirect`] or [`TransportError::UnrecognisedBody`].
     HttpStatus,
     /// The response body was longer than the response byte limit (reading stopped there).
     BodyTooLarge,

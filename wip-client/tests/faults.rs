@@ -150,6 +150,7 @@ impl FaultHost {
             status,
             content_type: Some("application/json; charset=utf-8".into()),
             content_encodings: vec![],
+            location: None,
             body: Ok(body),
         };
         match fault {

@@ -1,7 +1,8 @@
 //! `HttpTransport` against a scripted loopback HTTP server: the request it sends (route,
 //! method, headers, token), the body limit enforced while reading, redirects not followed, the
 //! one timeout per interaction, keep-alive reuse, which of repeated response headers count, and the
-//! one resending of a retrieval whose connection closed unanswered (a call's never).
+//! one resending of a retrieval whose connection closed unanswered (a call's never), a call on a
+//! connection found closed reported as not sent, and what redirects and foreign bodies say.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -46,6 +47,8 @@ struct Scripted {
     endpoint: String,
     requests: Arc<Mutex<Vec<String>>>,
     connections: Arc<AtomicUsize>,
+    /// A permit for each connection the server has closed.
+    closed: Arc<tokio::sync::Semaphore>,
 }
 
 /// A server that answers every request with `response` (`None`: never answers).
@@ -61,7 +64,8 @@ async fn planned(plan: Vec<Answer>, then: Answer) -> Scripted {
     let endpoint = format!("http://{}/wip", listener.local_addr().unwrap());
     let requests = Arc::new(Mutex::new(Vec::new()));
     let connections = Arc::new(AtomicUsize::new(0));
-    let (seen, count) = (requests.clone(), connections.clone());
+    let closed = Arc::new(tokio::sync::Semaphore::new(0));
+    let (seen, count, gone) = (requests.clone(), connections.clone(), closed.clone());
     let plan = answering(plan, then);
     let stop = Arc::new(Stop::default());
     tokio::spawn(async move {
@@ -78,13 +82,18 @@ async fn planned(plan: Vec<Answer>, then: Answer) -> Scripted {
                 return;
             };
             count.fetch_add(1, Ordering::SeqCst);
-            tokio::spawn(serve(stream, plan.clone(), seen.clone(), stop.clone()));
+            let (plan, seen, stop, gone) = (plan.clone(), seen.clone(), stop.clone(), gone.clone());
+            tokio::spawn(async move {
+                serve(stream, plan, seen, stop).await;
+                gone.add_permits(1);
+            });
         }
     });
     Scripted {
         endpoint,
         requests,
         connections,
+        closed,
     }
 }
 
@@ -520,12 +529,77 @@ async fn redirects_are_not_followed() {
     let error = transport.observe(&root()).await.unwrap_err();
     assert_eq!(
         error,
-        TransportError::Binding {
+        TransportError::Redirect {
             status: 302,
-            kind: BindingFailure::HttpStatus
+            location: Some("http://127.0.0.1:9/elsewhere".into()),
         }
     );
+    assert_eq!(
+        error.to_string(),
+        r#"redirected (http 302) to "http://127.0.0.1:9/elsewhere"; redirects are not followed"#
+    );
     assert_eq!(server.requests.lock().await.len(), 1);
+
+    // A 404 page says what came instead of a WIP body.
+    let page = "HTTP/1.1 404 Not Found\r\ncontent-type: text/html\r\ncontent-length: 11\r\n\r\n<h1>no</h1>";
+    let server = scripted(Some(page.as_bytes().to_vec())).await;
+    let error = self::transport(&server.endpoint, HttpOptions::default())
+        .observe(&root())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        r#"http 404 without a WIP error envelope: expected an application/json body holding one, got content type "text/html""#
+    );
+}
+
+/// A call answered with a `not_found` envelope (an answer, whatever it says).
+fn answered_call() -> Vec<u8> {
+    let body = r#"{"error":{"code":"not_found","message":"no"}}"#;
+    format!(
+        "HTTP/1.1 404 Not Found\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+#[tokio::test]
+async fn a_call_on_a_kept_alive_connection_the_host_closed_is_not_sent() {
+    // The Host answers each request and closes the connection without saying so. The next call
+    // is made once the Host has closed: the pool either drops the connection first (the call
+    // goes out on a new one and is answered) or the connection is found closed before a byte of
+    // the call is written (not sent, nothing ran). Never an unknown outcome, never sent twice.
+    let server = planned(Vec::new(), Answer::Cut(answered_call())).await;
+    let transport = transport(&server.endpoint, HttpOptions::default());
+    let (call, descriptor) = ping();
+    const CALLS: usize = 20;
+    let mut answered = 0;
+    for round in 0..CALLS {
+        match transport.call_operation(&call, &descriptor).await {
+            Ok(Reply::Failure { .. }) => answered += 1,
+            Err(error @ TransportError::NotSent { .. }) => {
+                assert!(!error.may_have_reached_host(), "{error:?}");
+            }
+            other => panic!("call {round}: {other:?}"),
+        }
+        // Until the Host has closed the connection it answered on.
+        server.closed.acquire().await.unwrap().forget();
+    }
+    assert!(answered > 0);
+    // Each answered call was read once; a call not sent was never read.
+    assert_eq!(server.requests.lock().await.len(), answered);
+
+    // A retrieval found so goes out once more, on a new connection.
+    let server = planned(vec![Answer::Cut(ok())], Answer::With(ok())).await;
+    let transport = self::transport(&server.endpoint, HttpOptions::default());
+    for _ in 0..2 {
+        let reply = transport.observe(&root()).await.unwrap();
+        assert!(matches!(reply, Reply::Success(_)), "{reply:?}");
+        if server.requests.lock().await.len() == 1 {
+            server.closed.acquire().await.unwrap().forget();
+        }
+    }
+    assert_eq!(server.requests.lock().await.len(), 2);
 }
 
 #[tokio::test]
