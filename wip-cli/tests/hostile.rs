@@ -219,7 +219,7 @@ fn bad_interfaces() -> Vec<(&'static str, Answer, i32, &'static [&'static str])>
                 &json!({"format": "wip-interface/2", "types": 1, "operations": "?"}),
             ),
             1,
-            &["wip-interface/2"],
+            &["unsupported", "format"],
         ),
         (
             "mismatched reference",
