@@ -585,13 +585,7 @@ async fn hostile_names_are_held_literally_and_dumped_escaped() {
     server.shutdown().await;
 }
 
-// Ignored: in about one run in ten on the two-core machine, an observe sent on a pooled
-// connection just as the demo's header timeout closes it gets neither an answer nor a closed
-// connection, and waits out the client's whole timeout (the demo never counted it; no resend
-// was traced). Not yet known whether hyper's server, its client or the demo holds it.
-// Run it with `cargo test -p wip-client --test interop -- --ignored`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "hangs about one run in ten: a request racing the demo's idle close gets no answer"]
 async fn observes_survive_the_host_closing_idle_connections_as_they_are_reused() {
     // The demo closes a connection that has waited this long for its next request. A client
     // that pauses about as long between two observes reuses its pooled connection just as the
