@@ -282,7 +282,11 @@ async fn answer_with(stream: &mut TcpStream, answer: Answer, written: &AtomicU64
         }
         Answer::WriteCloseAfter(bytes, pause) => {
             write(stream, &bytes, written).await;
-            tokio::time::sleep(pause).await;
+            // A zero pause closes right behind the answer (a timer would round it up to its
+            // tick, a millisecond, in which the client may write its next request).
+            if !pause.is_zero() {
+                tokio::time::sleep(pause).await;
+            }
             let _ = stream.shutdown().await;
             false
         }
