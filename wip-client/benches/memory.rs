@@ -106,6 +106,7 @@ async fn crawl(server: &DemoServer, issues: usize, index: bool) -> (usize, usize
                 max_objects: 200_000,
                 max_requests: 1_000,
                 depth: 2,
+                ..CrawlBudget::default()
             },
         )
         .await;

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -41,6 +41,10 @@ pub enum ClientError {
     /// The request ended without an answer (its runtime shut down).
     #[error("the request was abandoned")]
     Abandoned,
+    /// The caller's deadline passed before the answer came; the request may still complete in
+    /// the Known Space.
+    #[error("the deadline passed before the host answered")]
+    DeadlinePassed,
 }
 
 /// Why a call did not succeed. Only [`CallError::OutcomeUnknown`] leaves open whether the
@@ -120,48 +124,6 @@ pub struct InterfaceObservation {
     pub validator: Option<Validator>,
     /// The scope_ref, copied unchanged into calls.
     pub scope_ref: Option<wip_model::ScopeRef>,
-}
-
-/// The bounds of a crawl.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CrawlBudget {
-    /// Stop once this many Objects were seen.
-    pub max_objects: usize,
-    /// Stop once this many observe requests were made.
-    pub max_requests: usize,
-    /// The depth of each observe. At least 1.
-    pub depth: u32,
-}
-
-impl Default for CrawlBudget {
-    /// 10,000 objects, 100 requests, depth 2.
-    fn default() -> Self {
-        Self {
-            max_objects: 10_000,
-            max_requests: 100,
-            depth: 2,
-        }
-    }
-}
-
-/// What a crawl covered.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CrawlReport {
-    /// Objects seen in the scope (each path once).
-    pub objects: usize,
-    /// Observe requests made.
-    pub requests: usize,
-    /// Paths whose children are still unexplored, breadth-first order.
-    pub frontier: Vec<Path>,
-    /// Paths whose observe failed, with the error.
-    pub failures: Vec<(Path, ClientError)>,
-}
-
-impl CrawlReport {
-    /// Whether the whole scope was covered: nothing left to explore and nothing failed.
-    pub fn is_complete(&self) -> bool {
-        self.frontier.is_empty() && self.failures.is_empty()
-    }
 }
 
 /// Settings of a [`Client`].
@@ -416,46 +378,6 @@ impl Client {
             result
         };
         traced_flight(task, span)
-    }
-
-    /// Expands unexplored subtrees of `scope` breadth-first, within `budget`.
-    pub async fn crawl(&self, scope: &Path, budget: CrawlBudget) -> CrawlReport {
-        let depth = budget.depth.max(1);
-        let mut seen = std::collections::HashSet::new();
-        let mut queue = VecDeque::from([scope.clone()]);
-        let mut report = CrawlReport {
-            objects: 0,
-            requests: 0,
-            frontier: vec![],
-            failures: vec![],
-        };
-        while let Some(path) = queue.front().cloned() {
-            if report.requests >= budget.max_requests || report.objects >= budget.max_objects {
-                break;
-            }
-            queue.pop_front();
-            report.requests += 1;
-            let tree = match self.observe(&path, depth).await {
-                Ok(tree) => tree,
-                Err(error) => {
-                    report.failures.push((path, error));
-                    continue;
-                }
-            };
-            let Ok(nodes) = tree.nodes_with_paths(&path) else {
-                continue;
-            };
-            for (node_path, node) in nodes {
-                if seen.insert(node_path.clone()) {
-                    report.objects += 1;
-                }
-                if node.children.is_none() {
-                    queue.push_back(node_path);
-                }
-            }
-        }
-        report.frontier = queue.into();
-        report
     }
 
     /// Calls `operation` of `reference` on the Object at `path` with `arguments`.

@@ -404,9 +404,11 @@ impl HttpTransport {
         let mut read = if declared.is_some_and(|length| length > maximum as u64) {
             Err(BodyTooLarge { maximum })
         } else {
-            Ok(Vec::with_capacity(
-                declared.unwrap_or(0).min(64 * 1024) as usize
-            ))
+            // The declared length at once (at most the limit): growing by doubling would copy
+            // a large body several times over and leave the copies' memory behind. A length
+            // declared but never sent costs address space, not memory, as pages are only
+            // taken as they are written.
+            Ok(Vec::with_capacity(declared.unwrap_or(0) as usize))
         };
         if let Ok(buffer) = &mut read {
             while let Some(frame) = body.frame().await {

@@ -65,14 +65,16 @@ pub use transport::{
 };
 mod bm25;
 mod client;
+mod crawl;
 pub mod discover;
 mod flight;
 pub mod space;
 
 pub use bm25::Bm25Index;
 pub use client::{
-    CallError, CallSuccess, Client, ClientError, ClientOptions, CrawlBudget, CrawlReport,
-    InterfaceObservation, UnknownReason,
+    CallError, CallSuccess, Client, ClientError, ClientOptions, InterfaceObservation,
+    UnknownReason,
 };
+pub use crawl::{CrawlBudget, CrawlReport};
 pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, TokenIndex};
 pub use space::{KnownSpace, ObservationState, Session, SpaceLimits};

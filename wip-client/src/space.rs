@@ -636,25 +636,47 @@ impl KnownSpace {
     /// Applies the tree of observe `id` rooted at `root`, whose root the caller found not
     /// superseded.
     fn apply_tree(&mut self, id: RequestId, root: &Path, tree: &ObjectObservation) -> Completion {
-        let Ok(mut nodes) = tree.nodes_with_paths(root) else {
+        // Two walks, the check and then the writes, rather than one list of every node with
+        // its path: a tree of a million children would hold a million paths twice over.
+        // Which nodes a newer request owns, in walk order, decided before anything is written
+        // or evicted.
+        let mut superseded = Vec::new();
+        let mut with_ref = Vec::new();
+        let walked = tree.walk_with_paths(root, |path, node| {
+            let stale = self.observe_superseded(path, id);
+            superseded.push(stale);
+            if node.object.object_ref.is_some() && !stale {
+                with_ref.push(node);
+            }
+        });
+        if walked.is_err() {
             // A decoded tree always names its children validly; a hand-built one may not.
             let reason = "a child name cannot name an Object".to_owned();
             self.fail_object(root, id, SpaceError::InvalidResponse(reason.clone()));
             return Completion::InvalidResponse(reason);
-        };
-        let root_depth = root.segments().count();
-        let received = nodes.len();
-        nodes.retain(|(path, _)| !self.observe_superseded(path, id));
-        let apply: Vec<&ObjectObservation> = nodes.iter().map(|(_, node)| *node).collect();
-        if let Err(reason) = self.check_consistency(&apply) {
+        }
+        if let Err(reason) = self.check_consistency(&with_ref) {
             self.fail_object(root, id, SpaceError::InvalidResponse(reason.clone()));
             return Completion::InvalidResponse(reason);
         }
-        let applied = nodes.len();
-        for (path, node) in nodes {
+        let root_depth = root.segments().count();
+        let received = superseded.len();
+        let mut stale = superseded.into_iter();
+        let mut applied = 0;
+        // The first walk found every name valid, so this one visits the same nodes in order.
+        let _ = tree.walk_with_paths(root, |path, node| {
+            if stale.next().unwrap_or(true) {
+                return;
+            }
+            applied += 1;
             let is_child = path.segments().count() > root_depth;
-            self.apply_node(id, &path, node, is_child);
-        }
+            self.apply_node(id, path, node, is_child);
+            // Evicting as the tree goes in, not after, keeps a tree larger than the Known Space
+            // from holding all of its entries at once; the least recently used go either way.
+            if self.objects.len() > self.limits.objects {
+                self.evict();
+            }
+        });
         Completion::Applied {
             applied,
             superseded: received - applied,

@@ -87,6 +87,7 @@ async fn crawl_discover_resolve_and_fetch_every_interface() {
                 max_objects: 5,
                 max_requests: 1,
                 depth: 1,
+                ..CrawlBudget::default()
             },
         )
         .await;

@@ -31,42 +31,37 @@ impl ObjectObservation {
     /// assert_eq!(seen, ["/items", "/items/1", "/items/2"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn walk_with_paths(
-        &self,
+    pub fn walk_with_paths<'a>(
+        &'a self,
         root: &Path,
-        mut visit: impl FnMut(&Path, &Self),
+        mut visit: impl FnMut(&Path, &'a Self),
     ) -> Result<(), NameError> {
-        let mut stack = vec![(root.clone(), self)];
-        while let Some((path, node)) = stack.pop() {
-            visit(&path, node);
-            let Some(children) = &node.children else {
+        visit(root, self);
+        // One entry per level being walked: the level's path and the children still to visit,
+        // so a node with many children costs no more than one with few.
+        let mut levels = Vec::new();
+        if let Some(children) = &self.children {
+            levels.push((root.clone(), children.iter()));
+        }
+        while let Some((parent, children)) = levels.last_mut() {
+            let Some(child) = children.next() else {
+                levels.pop();
                 continue;
             };
-            let first_child = stack.len();
-            for child in children {
-                stack.push((path.join(&child.object.name)?, child));
+            let path = parent.join(&child.object.name)?;
+            visit(&path, child);
+            if let Some(grandchildren) = &child.children {
+                levels.push((path, grandchildren.iter()));
             }
-            // Popped last first: reversed, the first child is visited first.
-            stack[first_child..].reverse();
         }
         Ok(())
     }
 
     /// Every node with its path, in the order of [`walk_with_paths`](Self::walk_with_paths).
     pub fn nodes_with_paths(&self, root: &Path) -> Result<Vec<(Path, &Self)>, NameError> {
-        let mut stack = vec![(root.clone(), self)];
-        let mut out = Vec::new();
-        while let Some((path, node)) = stack.pop() {
-            if let Some(children) = &node.children {
-                let first_child = stack.len();
-                for child in children {
-                    stack.push((path.join(&child.object.name)?, child));
-                }
-                stack[first_child..].reverse();
-            }
-            out.push((path, node));
-        }
-        Ok(out)
+        let mut nodes = Vec::new();
+        self.walk_with_paths(root, |path, node| nodes.push((path.clone(), node)))?;
+        Ok(nodes)
     }
 }
 
@@ -119,10 +114,7 @@ mod tests {
         let mut walked = 0;
         let result = tree.walk_with_paths(&Path::root(), |_, _| walked += 1);
         assert!(matches!(result, Err(NameError::ContainsSlash { .. })));
-        assert_eq!(
-            walked, 1,
-            "the root was visited before its children were joined"
-        );
+        assert_eq!(walked, 2, "the nodes before the bad one were visited");
     }
 
     #[test]

@@ -1,0 +1,246 @@
+//! The crawl: breadth-first expansion of unexplored subtrees, with a bounded number of observes
+//! in flight and a deadline after which nothing more is sent.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::task::JoinSet;
+use wip_model::{ObjectObservation, Path};
+
+use crate::client::{Client, ClientError};
+
+/// The bounds of a crawl.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrawlBudget {
+    /// Stop once this many Objects were seen.
+    pub max_objects: usize,
+    /// Stop once this many observe requests were made.
+    pub max_requests: usize,
+    /// The depth of each observe. At least 1.
+    pub depth: u32,
+    /// Observes in flight at once. At least 1.
+    pub concurrency: usize,
+    /// When set, no observe is sent at or after this instant, and the observes still in flight
+    /// then are given up (each reported as [`ClientError::DeadlinePassed`]).
+    pub deadline: Option<Instant>,
+}
+
+impl Default for CrawlBudget {
+    /// 10,000 objects, 100 requests, depth 2, 4 observes in flight, no deadline.
+    fn default() -> Self {
+        Self {
+            max_objects: 10_000,
+            max_requests: 100,
+            depth: 2,
+            concurrency: 4,
+            deadline: None,
+        }
+    }
+}
+
+/// What a crawl covered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrawlReport {
+    /// Objects seen in the scope (each path once).
+    pub objects: usize,
+    /// Observe requests made.
+    pub requests: usize,
+    /// Paths whose children are still unexplored, breadth-first order (shallow paths first,
+    /// then path order).
+    pub frontier: Vec<Path>,
+    /// Paths whose observe failed, with the error, breadth-first order.
+    pub failures: Vec<(Path, ClientError)>,
+    /// Whether the crawl stopped because its deadline passed: the observes in flight then are
+    /// among `failures` as [`ClientError::DeadlinePassed`], the paths not sent in `frontier`.
+    pub deadline_passed: bool,
+}
+
+impl CrawlReport {
+    /// Whether the whole scope was covered: nothing left to explore and nothing failed.
+    pub fn is_complete(&self) -> bool {
+        self.frontier.is_empty() && self.failures.is_empty()
+    }
+}
+
+impl Client {
+    /// Expands unexplored subtrees of `scope` breadth-first, within `budget`.
+    pub async fn crawl(&self, scope: &Path, budget: CrawlBudget) -> CrawlReport {
+        self.crawl_from(vec![scope.clone()], budget).await
+    }
+
+    /// Expands the subtrees below each of `starts` breadth-first, within one `budget` for all.
+    ///
+    /// The crawl goes in rounds: a round observes its paths (shallow paths first, then path
+    /// order), at most `budget.concurrency` at once, and the unexplored children they return
+    /// make the next round, so which paths a budget reaches does not depend on the order in
+    /// which answers arrive. A start below another start waits until the rounds run out, and is
+    /// observed then only if the crawl has not expanded it on the way.
+    pub async fn crawl_from(&self, starts: Vec<Path>, budget: CrawlBudget) -> CrawlReport {
+        let mut starts = starts;
+        starts.sort_by(breadth_first);
+        starts.dedup();
+        let (mut round, mut deferred): (Vec<Path>, Vec<Path>) =
+            starts.iter().cloned().partition(|path| {
+                !starts
+                    .iter()
+                    .any(|other| other != path && other.is_ancestor_or_self_of(path))
+            });
+        let mut crawl = Crawl {
+            client: self,
+            budget,
+            seen: HashSet::new(),
+            expanded: HashSet::new(),
+            report: CrawlReport {
+                objects: 0,
+                requests: 0,
+                frontier: vec![],
+                failures: vec![],
+                deadline_passed: false,
+            },
+        };
+        loop {
+            let (mut next, stopped) = crawl.round(round).await;
+            if !stopped && next.is_empty() {
+                next = std::mem::take(&mut deferred);
+            }
+            next.retain(|path| !crawl.expanded.contains(path));
+            next.sort_by(breadth_first);
+            next.dedup();
+            if stopped || next.is_empty() {
+                deferred.retain(|path| !crawl.expanded.contains(path));
+                next.append(&mut deferred);
+                next.sort_by(breadth_first);
+                next.dedup();
+                crawl.report.frontier = next;
+                break;
+            }
+            round = next;
+        }
+        let mut report = crawl.report;
+        report.failures.sort_by(|a, b| breadth_first(&a.0, &b.0));
+        report
+    }
+}
+
+/// A crawl under way: what it has seen and what it has to show.
+struct Crawl<'a> {
+    client: &'a Client,
+    budget: CrawlBudget,
+    /// Every path an observe of this crawl returned.
+    seen: HashSet<Path>,
+    /// The paths an observe of this crawl returned with their children.
+    expanded: HashSet<Path>,
+    report: CrawlReport,
+}
+
+impl Crawl<'_> {
+    /// Observes `round`, in its order, at most `concurrency` at once. Returns the unexplored
+    /// paths the round found, with those of `round` it did not send, and whether the crawl must
+    /// stop (the budget is spent or the deadline passed).
+    async fn round(&mut self, round: Vec<Path>) -> (Vec<Path>, bool) {
+        let depth = self.budget.depth.max(1);
+        let concurrency = self.budget.concurrency.max(1);
+        let deadline = self.budget.deadline;
+        let mut next = Vec::new();
+        let mut pending = round.into_iter();
+        let mut in_flight = JoinSet::new();
+        let mut sent: HashMap<tokio::task::Id, Path> = HashMap::new();
+        let mut stopped = false;
+        loop {
+            while !stopped && in_flight.len() < concurrency {
+                if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                    self.report.deadline_passed = true;
+                    stopped = true;
+                    break;
+                }
+                if self.report.requests >= self.budget.max_requests
+                    || self.report.objects >= self.budget.max_objects
+                {
+                    stopped = true;
+                    break;
+                }
+                let Some(path) = pending.next() else {
+                    break;
+                };
+                if self.expanded.contains(&path) {
+                    continue;
+                }
+                self.report.requests += 1;
+                let client = self.client.clone();
+                let observed = path.clone();
+                let task = in_flight.spawn(async move { client.observe(&observed, depth).await });
+                sent.insert(task.id(), path);
+            }
+            if in_flight.is_empty() {
+                break;
+            }
+            let joined = match deadline {
+                Some(deadline) => {
+                    let joined =
+                        tokio::time::timeout_at(deadline.into(), in_flight.join_next_with_id());
+                    let Ok(joined) = joined.await else {
+                        self.report.deadline_passed = true;
+                        stopped = true;
+                        break;
+                    };
+                    joined
+                }
+                None => in_flight.join_next_with_id().await,
+            };
+            let (path, result) = match joined {
+                Some(Ok((id, result))) => (sent.remove(&id), result),
+                // The observe panicked; the client's request guard has abandoned it.
+                Some(Err(error)) => (sent.remove(&error.id()), Err(ClientError::Abandoned)),
+                None => break,
+            };
+            let Some(path) = path else {
+                continue;
+            };
+            self.take(path, result, &mut next);
+        }
+        // What is still in flight was given up at the deadline. Dropping the set stops the
+        // waiting; the client finishes or abandons each request on its own.
+        drop(in_flight);
+        for path in sent.into_values() {
+            self.report
+                .failures
+                .push((path, ClientError::DeadlinePassed));
+        }
+        next.extend(pending);
+        (next, stopped)
+    }
+
+    /// Takes in the answer to the observe of `path`: counts its Objects and queues its
+    /// unexplored ones into `next`.
+    fn take(
+        &mut self,
+        path: Path,
+        result: Result<Arc<ObjectObservation>, ClientError>,
+        next: &mut Vec<Path>,
+    ) {
+        let tree = match result {
+            Ok(tree) => tree,
+            Err(error) => {
+                self.report.failures.push((path, error));
+                return;
+            }
+        };
+        // A decoded tree names only valid children, so the walk does not stop early.
+        let _ = tree.walk_with_paths(&path, |node_path, node| {
+            if self.seen.insert(node_path.clone()) {
+                self.report.objects += 1;
+            }
+            if node.children.is_none() {
+                next.push(node_path.clone());
+            } else {
+                self.expanded.insert(node_path.clone());
+            }
+        });
+    }
+}
+
+/// Shallow paths first, then path order.
+fn breadth_first(a: &Path, b: &Path) -> std::cmp::Ordering {
+    (a.segments().count(), a).cmp(&(b.segments().count(), b))
+}

@@ -1,0 +1,211 @@
+//! The crawl against a Host double that serves a tree and can leave chosen observes unanswered:
+//! observes in flight stay within the budget's concurrency, the paths a budget reaches do not
+//! depend on the order answers arrive in, and past the deadline nothing more is sent.
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use wip_client::{
+    Client, ClientError, ClientOptions, CrawlBudget, Reply, Session, Transport, TransportError,
+};
+use wip_model::{
+    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
+    Object, ObjectObservation, ObserveRequest, ObserveResponse, Path, ValidDescriptor,
+};
+
+/// A Worldspace of `width` children under `/` and under each of them, `width` more; observes of
+/// the paths in `silent` never answer. Answers wait a little, longer for paths that sort first,
+/// so they arrive in another order than they were sent.
+struct TreeHost {
+    width: usize,
+    silent: BTreeSet<String>,
+    sent: Mutex<Vec<String>>,
+    in_flight: AtomicUsize,
+    most_in_flight: AtomicUsize,
+}
+
+impl TreeHost {
+    fn new(width: usize, silent: &[&str]) -> Arc<Self> {
+        Arc::new(Self {
+            width,
+            silent: silent.iter().map(|path| (*path).to_owned()).collect(),
+            sent: Mutex::new(Vec::new()),
+            in_flight: AtomicUsize::new(0),
+            most_in_flight: AtomicUsize::new(0),
+        })
+    }
+
+    fn sent(&self) -> Vec<String> {
+        self.sent.lock().unwrap().clone()
+    }
+
+    fn node(&self, path: &Path, depth: u32) -> ObjectObservation {
+        let level = path.segments().count();
+        let children = (depth > 0).then(|| {
+            if level >= 2 {
+                return Vec::new();
+            }
+            (0..self.width)
+                .map(|index| {
+                    let child = path.join(&format!("n{index}")).unwrap();
+                    self.node(&child, depth - 1)
+                })
+                .collect()
+        });
+        ObjectObservation {
+            object: Object {
+                name: path.segments().last().unwrap_or("").into(),
+                description: None,
+                interfaces: vec![],
+                object_ref: None,
+                validator: None,
+            },
+            children,
+        }
+    }
+}
+
+#[async_trait]
+impl Transport for TreeHost {
+    async fn observe(
+        &self,
+        request: &ObserveRequest,
+    ) -> Result<Reply<ObserveResponse>, TransportError> {
+        self.sent.lock().unwrap().push(request.path.as_str().to_owned());
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.most_in_flight.fetch_max(now, Ordering::SeqCst);
+        if self.silent.contains(request.path.as_str()) {
+            std::future::pending::<()>().await;
+        }
+        // Paths that sort first answer last.
+        let rank = request.path.as_str().bytes().map(u64::from).sum::<u64>() % 7;
+        tokio::time::sleep(Duration::from_millis(7 - rank)).await;
+        self.in_flight.fetch_sub(1, Ordering::SeqCst);
+        Ok(Reply::Success(self.node(&request.path, request.depth)))
+    }
+
+    async fn fetch_interface(
+        &self,
+        _: &FetchInterfaceRequest,
+    ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
+        unreachable!("a crawl fetches no interface")
+    }
+
+    async fn call_operation(
+        &self,
+        _: &CallOperationRequest,
+        _: &ValidDescriptor,
+    ) -> Result<Reply<CallOperationResponse>, TransportError> {
+        unreachable!("a crawl calls nothing")
+    }
+}
+
+fn client(host: &Arc<TreeHost>) -> Client {
+    let session = Session {
+        endpoint: "http://127.0.0.1:1/wip".into(),
+        security_context: "anonymous".into(),
+    };
+    let transport: Arc<dyn Transport> = host.clone();
+    Client::new(transport, session, ClientOptions::default()).unwrap()
+}
+
+fn budget(max_requests: usize, concurrency: usize) -> CrawlBudget {
+    CrawlBudget {
+        max_requests,
+        depth: 1,
+        concurrency,
+        ..CrawlBudget::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crawl_keeps_its_concurrency_and_covers_the_tree() {
+    let host = TreeHost::new(6, &[]);
+    let report = client(&host).crawl(&Path::root(), budget(100, 3)).await;
+    assert!(report.is_complete(), "{report:?}");
+    // The root, its 6 children, and their 6 children each.
+    assert_eq!(report.objects, 1 + 6 + 36);
+    assert_eq!(report.requests, 1 + 6 + 36);
+    assert_eq!(host.most_in_flight.load(Ordering::SeqCst), 3);
+    assert!(!report.deadline_passed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_budget_reaches_does_not_depend_on_the_order_of_answers() {
+    let mut reached = Vec::new();
+    for concurrency in [1, 4, 16] {
+        let host = TreeHost::new(5, &[]);
+        let report = client(&host).crawl(&Path::root(), budget(9, concurrency)).await;
+        assert_eq!(report.requests, 9);
+        let mut sent = host.sent();
+        sent.sort();
+        reached.push((sent, report.frontier));
+    }
+    assert_eq!(reached[0], reached[1]);
+    assert_eq!(reached[0], reached[2]);
+    // The root, its 5 children, then the first 3 of theirs in breadth-first order.
+    let (sent, frontier) = &reached[0];
+    assert!(sent.contains(&"/n0/n2".to_owned()), "{sent:?}");
+    assert_eq!(frontier.first().map(Path::as_str), Some("/n0/n3"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_the_deadline_nothing_more_is_sent_and_the_report_says_what_failed() {
+    // 40 children of the root never answer.
+    let silent: Vec<String> = (0..40).map(|index| format!("/n{index}")).collect();
+    let silent: Vec<&str> = silent.iter().map(String::as_str).collect();
+    let host = TreeHost::new(40, &silent);
+    let deadline = Instant::now() + Duration::from_millis(300);
+    let started = Instant::now();
+    let report = client(&host)
+        .crawl(
+            &Path::root(),
+            CrawlBudget {
+                deadline: Some(deadline),
+                ..budget(100, 4)
+            },
+        )
+        .await;
+    // A generous bound: what it catches is a crawl that waits on each silent observe in turn.
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(report.deadline_passed, "{report:?}");
+    // The root and the first four children were sent; nothing after the deadline.
+    assert_eq!(report.requests, 5, "{:?}", host.sent());
+    assert_eq!(host.sent().len(), 5);
+    let failed: Vec<&str> = report.failures.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(failed, ["/n0", "/n1", "/n10", "/n11"]);
+    assert!(
+        report
+            .failures
+            .iter()
+            .all(|(_, error)| *error == ClientError::DeadlinePassed)
+    );
+    // The other 36 children were never sent and are still to explore.
+    assert_eq!(report.frontier.len(), 36);
+    assert!(!report.is_complete());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_below_another_is_not_observed_twice() {
+    let host = TreeHost::new(3, &[]);
+    let starts = vec![Path::new("/n1").unwrap(), Path::root()];
+    let report = client(&host)
+        .crawl_from(
+            starts,
+            CrawlBudget {
+                depth: 2,
+                ..budget(100, 2)
+            },
+        )
+        .await;
+    assert!(report.is_complete(), "{report:?}");
+    // The root at depth 2 expands /n1 on the way, so /n1 is not sent on its own; the nine
+    // grandchildren at the depth boundary are.
+    let sent = host.sent();
+    assert_eq!(sent.len(), 10, "{sent:?}");
+    assert_eq!(sent[0], "/");
+    assert!(!sent.contains(&"/n1".to_owned()), "{sent:?}");
+}
