@@ -474,10 +474,6 @@ async fn a_host_that_drops_kept_alive_connections_gets_no_false_unknowns() {
 /// Peak RSS may reach this many times the body's size.
 const RSS_RATIO: u64 = 4;
 
-/// What a process of `wip` takes before it reads a byte of a body (runtime, binary, buffers),
-/// allowed on top of the ratio for the small variant only, where it is not negligible.
-const BASE_RSS: u64 = 16_000_000;
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_observe_answer_stays_within_four_times_its_size() {
     let commands: [(&str, &[&str], u64); 3] = [
@@ -489,7 +485,6 @@ async fn a_big_observe_answer_stays_within_four_times_its_size() {
             2,
         ),
     ];
-    let full = wire::big_size().0 == 1_000_000;
     let mut cases = Vec::new();
     for (index, (name, args, depth)) in commands.into_iter().enumerate() {
         let body = wire::big_body(depth);
@@ -502,14 +497,13 @@ async fn a_big_observe_answer_stays_within_four_times_its_size() {
                 answer(404, &envelope("not_found", "no"))
             }
         });
-        let bound = RSS_RATIO * size + if full { 0 } else { BASE_RSS };
         let mut case = Case::new(
             format!("{name} on a {:.1} MB answer", size as f64 / 1e6),
             script,
             args,
         )
-        .within(Duration::from_secs(if full { 120 } else { 30 }))
-        .max_rss(bound);
+        .within(Duration::from_secs(120))
+        .max_rss(RSS_RATIO * size);
         if index == 1 {
             case = case.json();
         }

@@ -220,24 +220,16 @@ pub(crate) fn nested(levels: usize) -> String {
     format!("{}{}", "[".repeat(levels), "]".repeat(levels))
 }
 
-/// The size of the big observe answers: about 63.5 MB (under the 64 MiB cap) with a million
-/// children, or, by default, an eighth of that (8 MB, 125,000 children) so the suite stays
-/// short; `WIP_HOSTILE_FULL=1` selects the full size.
-pub(crate) fn big_size() -> (usize, usize) {
-    if std::env::var_os("WIP_HOSTILE_FULL").is_some_and(|v| v == "1") {
-        (1_000_000, 63_500_000)
-    } else {
-        (125_000, 7_937_500)
-    }
-}
+/// The big observe answers: a million children in about 63.5 MB, under the 64 MiB cap.
+const BIG: (usize, usize) = (1_000_000, 63_500_000);
 
-/// The observe answer of `/big` at `depth` (1 or 2) of [`big_size`] (each child with
+/// The observe answer of `/big` at `depth` (1 or 2) of [`BIG`]'s size (each child with
 /// `"children":[]` at depth 2). Built once per depth.
 pub(crate) fn big_body(depth: u64) -> Arc<Vec<u8>> {
     static BODIES: [OnceLock<Arc<Vec<u8>>>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = &BODIES[usize::from(depth > 1)];
     slot.get_or_init(|| {
-        let (children, size) = big_size();
+        let (children, size) = BIG;
         Arc::new(build_big(depth, children, size))
     })
     .clone()
