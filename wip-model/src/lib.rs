@@ -35,6 +35,9 @@ mod descriptor;
 mod entries;
 mod error_code;
 pub mod escape;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod ids;
 mod interaction;
 pub mod json;

@@ -16,11 +16,16 @@
 //! round-trips: [`to_dialect`] and [`from_dialect`] are exact inverses on valid inputs.
 
 mod convert;
+#[cfg(feature = "fuzzing")]
+mod fuzz;
 mod generate;
 
 use std::fmt;
 
 pub use convert::{from_dialect, to_dialect};
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub use fuzz::{SchemaCheck, fuzz_schema};
 pub use generate::{check_tool_name, operation_schema};
 
 /// The schema language of one provider, or the canonical one.

@@ -61,6 +61,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "fuzzing")]
+mod fuzz;
 mod literal;
 mod names;
 mod types;
@@ -80,6 +82,10 @@ use crate::worldspace::Worldspace;
 use literal::{docstring, documentation_lines, py_str};
 use names::{BUILTINS, MODULE_RESERVED, Namespace, PARAMETER_RESERVED};
 use types::TypeTable;
+
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub use fuzz::{fuzz_python_names, python_module_for};
 
 /// One Object to project: where it is, its observation, and the fetched descriptors of its
 /// interfaces (an interface without one here gets no methods).
