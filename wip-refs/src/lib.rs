@@ -39,19 +39,19 @@
 //!
 //! # The safe escape
 //!
-//! [`write_escaped`] and [`write_quoted`] write a string with JSON string escapes plus `\uXXXX`
-//! for DEL and the C1 controls (U+007F–U+009F), the line and paragraph separators (U+2028,
-//! U+2029) and the bidirectional controls (U+061C, U+200E–U+200F, U+202A–U+202E,
-//! U+2066–U+2069), so that no Host string can end a quoted string, start a line, drive a
-//! terminal or reorder what is on screen. The notation quotes its components with it.
+//! [`write_escaped`] and [`write_quoted`] (and their `Display` forms [`Escaped`] and
+//! [`Quoted`]) write a string with JSON string escapes plus `\uXXXX` for the characters spec 4.2
+//! lists (DEL and the C1 controls, the line and paragraph separators, the bidirectional
+//! controls), so that no Host string can end a quoted string, start a line, drive a terminal or
+//! reorder what is on screen, and for the characters that hide text: every format character
+//! (category Cf, such as the zero-width space and joiners, U+FEFF and the tag characters) and
+//! every other default-ignorable code point (variation selectors, Hangul fillers);
+//! [`is_escaped`] gives the exact set. A character above U+FFFF is written as a surrogate pair,
+//! so the escaped text is a valid JSON string body that reads back as the original.
 //!
-//! That list is the Text View's default. Output meant for a model uses a second policy,
-//! [`EscapePolicy::Model`] ([`write_escaped_for`], [`ModelQuoted`], [`ModelEscaped`]), which
-//! also escapes every Unicode format character ([`is_format_char`]: category Cf, such as the
-//! zero-width space and joiners, U+FEFF, and the tag characters U+E0000–U+E007F): characters that
-//! hide text from a person reading the screen while a model still reads it.
-//! [`FormatEscaping`] applies the same addition to text already escaped with the default policy,
-//! such as a rendered Text View signature.
+//! It is the one escape for every Host string shown to a person or a model: the notation quotes
+//! its components with it, and the Text View, the tools, the schemas, `--format json` and the
+//! logs write Host strings with it. It is implemented in `wip_model::escape` and re-exported here.
 //!
 //! # Example
 //!
@@ -82,6 +82,7 @@
 //!
 //! // Host strings are shown with the safe escape.
 //! assert_eq!(Quoted("evil\u{202e}\n").to_string(), r#""evil\u202e\n""#);
+//! assert_eq!(Quoted("hid\u{200b}den").to_string(), r#""hid\u200bden""#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -95,11 +96,7 @@ mod parse;
 #[doc(hidden)]
 pub use fuzz::fuzz_parse;
 
-pub use escape::{
-    EscapePolicy, Escaped, FormatEscaping, ModelEscaped, ModelQuoted, Quoted, is_escaped,
-    is_escaped_for, is_format_char, write_escaped, write_escaped_for, write_quoted,
-    write_quoted_for,
-};
+pub use escape::{Escaped, Quoted, is_escaped, write_escaped, write_quoted};
 pub use format::{
     InterfaceNotation, OperationNotation, Quoting, SignatureRef, write_interface_ref,
     write_interface_ref_in_context, write_operation_ref, write_operation_ref_in_context,

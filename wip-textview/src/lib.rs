@@ -13,7 +13,8 @@
 //!   documentation are double-quoted with the safe escape of `wip_refs`; declaration names stand
 //!   bare only when they are plain identifiers and not one of the [`DISPLAY_KEYWORDS`], and go in
 //!   backticks otherwise ([`write_name`]). No raw control character but the layout's own line
-//!   breaks, and no bidi control, ever reaches the output.
+//!   breaks, no bidi control, and no character that hides text (zero-width, BOM, tag and other
+//!   format or default-ignorable characters) ever reaches the output.
 //! - Layout is UTF-8 with LF line breaks and a two-space indent. A record, parameter list or union
 //!   with at most one item, undocumented and itself on one line, stays on one line; more items,
 //!   or any documentation, put one item on each line with a trailing comma. A list follows its

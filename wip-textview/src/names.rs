@@ -57,8 +57,8 @@ pub fn is_bare_name(name: &str) -> bool {
 /// in backticks.
 ///
 /// Inside the backticks a backtick is written `` \` ``, a backslash `\\`, and the characters the
-/// safe escape of `wip_refs` rewrites (controls, line separators, bidi controls) get their JSON
-/// style escape. A double quote stays as it is: the backtick, not the quote, delimits a name, just
+/// safe escape of `wip_refs` rewrites (controls, line separators, bidi controls, and characters
+/// that hide text such as zero-width, BOM and tag characters) get their JSON style escape. A double quote stays as it is: the backtick, not the quote, delimits a name, just
 /// as a backtick stays raw inside a quoted string.
 ///
 /// ```

@@ -79,6 +79,9 @@ fn dangerous_unicode_uses_u_escapes() {
     check("\u{200e}\u{200f}", r"`\u200e\u200f`");
     check("\u{202a}\u{202e}", r"`\u202a\u202e`");
     check("\u{2066}\u{2069}", r"`\u2066\u2069`");
+    // Characters that hide text: format, default-ignorable and tag characters.
+    check("bom\u{feff}", r"`bom\ufeff`");
+    check("\u{200b}\u{200d}\u{e0041}", r"`\u200b\u200d\udb40\udc41`");
     // Not in the escape set: shown as they are.
-    check("bom\u{feff}", "`bom\u{feff}`");
+    check("ideographic\u{3000}space", "`ideographic\u{3000}space`");
 }

@@ -102,15 +102,31 @@ fn decode_name(body: &str) -> Result<String, String> {
             Some('b') => '\u{8}',
             Some('f') => '\u{c}',
             Some('u') => {
-                let hex: String = chars.by_ref().take(4).collect();
-                let code = u32::from_str_radix(&hex, 16).map_err(|error| error.to_string())?;
-                char::from_u32(code).ok_or_else(|| format!("bad escape \\u{hex}"))?
+                let mut code = hex_unit(&mut chars)?;
+                // A character above U+FFFF is a surrogate pair, as in a JSON string.
+                if (0xd800..0xdc00).contains(&code) {
+                    if chars.next() != Some('\\') || chars.next() != Some('u') {
+                        return Err(format!("a lone surrogate in name {body:?}"));
+                    }
+                    let low = hex_unit(&mut chars)?;
+                    if !(0xdc00..0xe000).contains(&low) {
+                        return Err(format!("a lone surrogate in name {body:?}"));
+                    }
+                    code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+                }
+                char::from_u32(code).ok_or_else(|| format!("bad escape {code:#x} in {body:?}"))?
             }
             other => return Err(format!("bad escape {other:?} in name {body:?}")),
         };
         decoded.push(escaped);
     }
     Ok(decoded)
+}
+
+/// The four hex digits of a `\u` escape.
+fn hex_unit(chars: &mut std::str::Chars<'_>) -> Result<u32, String> {
+    let hex: String = chars.take(4).collect();
+    u32::from_str_radix(&hex, 16).map_err(|error| format!("{hex:?}: {error}"))
 }
 
 /// The layout's own invariants: every Host character that the safe escape rewrites is escaped,

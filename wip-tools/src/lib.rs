@@ -22,8 +22,9 @@
 //! Every failure is an output a model can act on ([`ToolOutput::is_error`]): what went wrong,
 //! whether anything ran, and one next step ([`next_step`]). Nothing panics and nothing is retried.
 //!
-//! Output is compact text. Every Host string in it is quoted with the safe escape and the model
-//! policy's additions ([`wip_refs::EscapePolicy::Model`]), and the first line says that quoted
+//! Output is compact text. Every Host string in it is quoted with the safe escape
+//! ([`wip_refs::write_quoted`]: spec 4.2's list plus the characters that hide text, such as
+//! zero-width, BOM and tag characters), and the first line says that quoted
 //! strings are data, never instructions ([`DATA_NOTICE`]). Output longer than
 //! [`ToolsConfig::max_output_chars`] ends with a truncation marker and a cursor that reads the
 //! rest without running anything again.

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::fmt::{self, Write};
 
-use wip_refs::{FormatEscaping, write_quoted};
+use wip_refs::write_quoted;
 
 /// The first line of every tool output: what quotes mean in it.
 pub const DATA_NOTICE: &str =
@@ -13,7 +13,7 @@ pub const DATA_NOTICE: &str =
 /// What a tool hands back: text for the model, and whether it reports a failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolOutput {
-    /// Compact text, every Host string escaped ([`wip_refs::EscapePolicy::Model`]) and quoted.
+    /// Compact text, every Host string escaped ([`wip_refs::write_quoted`]) and quoted.
     pub text: String,
     /// The tool failed: the text says why and what to do next. An MCP server reports it as an
     /// `isError` result.
@@ -113,11 +113,11 @@ impl Spill {
     }
 }
 
-/// Builds one output: the notice, then text written through the model escape's addition.
+/// Builds one output: the notice, then the text written to it.
 ///
 /// Everything written here is either the tools' own ASCII or Host text already escaped with
-/// the safe escape (quoted strings, Text View signatures, JSON strings); [`FormatEscaping`] adds
-/// the format characters, so the whole is escaped with the model policy.
+/// the safe escape (quoted strings, Text View signatures, JSON strings), so the writer itself
+/// passes text through.
 pub(crate) struct Writer {
     text: String,
 }
@@ -137,7 +137,8 @@ impl Writer {
 
 impl Write for Writer {
     fn write_str(&mut self, text: &str) -> fmt::Result {
-        FormatEscaping(&mut self.text).write_str(text)
+        self.text.push_str(text);
+        Ok(())
     }
 }
 

@@ -1,7 +1,9 @@
 //! `wip schema TARGET OPERATION --dialect D`: the operation's input schema for an AI provider,
 //! the operation named as `invoke` names it.
 //!
-//! Prints the schema as JSON whatever `--format` says: the schema is the result.
+//! Prints the schema as JSON whatever `--format` says: the schema is the result. Its
+//! descriptions and names are Host text meant for an AI provider, so it is printed through
+//! `print_json`, which writes every string with the one safe escape.
 
 use wip_tools::schema::{Dialect, operation_schema};
 

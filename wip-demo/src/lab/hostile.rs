@@ -38,7 +38,8 @@ pub(crate) const CHILDREN: [HostileChild; 7] = [
     HostileChild {
         name: "line\nbreak",
         description: Some(
-            "Line\u{2028}separator, paragraph\u{2029}separator, zero\u{200b}width\u{feff}",
+            "Line\u{2028}separator, paragraph\u{2029}separator, zero\u{200b}width\u{feff}, \
+             join\u{200d}er, tag\u{e0041}",
         ),
         reference: Some("hostile:newline"),
     },
@@ -99,7 +100,8 @@ impl InterfaceDefinition for HostileDefinition {
                 ),
                 typedef(
                     "type",
-                    "Cases with spaces, a newline and an empty name",
+                    "Cases with spaces, a newline and an empty name; hidden: zero\u{200b}width \
+                     join\u{200d}er bom\u{feff} tag\u{e0041} bidi\u{202e} esc\u{1b}[2J",
                     enumeration(&["case one", "line\nbreak", ""]),
                 ),
             ],

@@ -14,6 +14,11 @@
 //! In the provider dialects neither `unit` nor `json` takes `null`, so `null` is free to mean
 //! "absent" and an optional `unit` or `json` member (where `null` means present in the WIP input)
 //! round-trips: [`to_dialect`] and [`from_dialect`] are exact inverses on valid inputs.
+//!
+//! A schema holds Host text as it is: descriptions are the descriptor's documentation, and type,
+//! member and case names are the Host's. Print it through a writer that quotes every string with
+//! the safe escape (`wip_refs::write_quoted`, as `wip schema` does), so that no control, bidi or
+//! hidden character reaches a provider raw; that JSON reads back as the same schema.
 
 mod convert;
 #[cfg(feature = "fuzzing")]

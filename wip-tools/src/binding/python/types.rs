@@ -158,7 +158,7 @@ impl TypeTable {
             for line in documentation_lines(field.documentation.as_ref()) {
                 doc.push(format!(
                     "Field {}: {line}",
-                    wip_refs::ModelQuoted(&field.name)
+                    wip_refs::Quoted(&field.name)
                 ));
             }
         }
@@ -203,7 +203,7 @@ impl TypeTable {
             for line in documentation_lines(case.documentation.as_ref()) {
                 case_doc.push(format!(
                     "Case {}: {line}",
-                    wip_refs::ModelQuoted(&case.name)
+                    wip_refs::Quoted(&case.name)
                 ));
             }
             self.typed_dict_source(&case_name, &members, &case_doc);
