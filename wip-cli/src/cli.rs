@@ -1,8 +1,9 @@
 //! The command line as clap reads it: the global options and one subcommand, exactly as
-//! DESIGN.md §5 lists them.
+//! the README lists them.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -11,8 +12,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "wip", version, about, long_about = None)]
 #[command(
-    after_help = "Exit codes: 0 success, 1 transport or other failure, 2 usage or input error, \
-3 the Host returned a protocol error, 4 the outcome of a call is unknown.\n\n\
+    after_help = "Exit codes: 0 success, 1 transport or other failure (the deadline of --timeout \
+included), 2 usage or input error, 3 the Host returned a protocol error, 4 the outcome of a call \
+is unknown.\n\n\
 Try it on the sample Worldspace: `wip demo`, or `wip demo --serve` and point --endpoint at it."
 )]
 pub(crate) struct Cli {
@@ -40,6 +42,29 @@ pub(crate) struct GlobalOptions {
     /// How results are printed on stdout.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
+    /// The deadline of the whole command in seconds (default 60): past it nothing more is sent,
+    /// what was found is printed, and the command exits 1 (4 for a call already sent). Under
+    /// `wip mcp`, the deadline of each tool call (default 45, below the minute MCP clients
+    /// commonly wait).
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub(crate) timeout: Option<u64>,
+}
+
+impl GlobalOptions {
+    /// The whole command's deadline.
+    pub(crate) fn command_timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout.unwrap_or(60))
+    }
+
+    /// The deadline of one tool call under `wip mcp`.
+    pub(crate) fn tool_call_timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout.unwrap_or(45))
+    }
 }
 
 /// How results are printed.

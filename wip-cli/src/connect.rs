@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use async_trait::async_trait;
 use tokio::sync::watch;
 use wip_client::{
-    Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Reply, Session, Transport,
-    TransportError,
+    Client, ClientOptions, DiscoverDocument, DiscoverHit, DiscoverIndex, Endpoint, HttpOptions,
+    HttpTransport, Reply, Session, SpaceLimits, Transport, TransportError,
 };
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    ObserveRequest, ObserveResponse, ValidDescriptor,
+    ObserveRequest, ObserveResponse, Path, ValidDescriptor,
 };
 use wip_tools::{Tools, ToolsConfig};
 
@@ -26,10 +26,11 @@ pub(crate) struct Connection {
 }
 
 /// The tools' settings for a person at a terminal: the defaults, but no output is cut, since a
-/// person has no cursor to read the rest with.
-pub(crate) fn terminal_config() -> ToolsConfig {
+/// person has no cursor to read the rest with, and the whole command's deadline.
+pub(crate) fn terminal_config(global: &GlobalOptions) -> ToolsConfig {
     ToolsConfig {
         max_output_chars: usize::MAX,
+        deadline: Some(global.command_timeout()),
         ..ToolsConfig::default()
     }
 }
@@ -71,14 +72,38 @@ impl Progress {
     }
 }
 
+/// Whether a command searches the Discoverable Space. One that never does keeps no index, so
+/// what it observes costs neither the time nor the memory of indexing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Discovery {
+    /// The Known Space indexes the entries it learns (discover, the MCP server, the tour).
+    Indexed,
+    /// No index: the command only observes, inspects and calls.
+    Unindexed,
+}
+
 /// Connects to the endpoint of `global`, or says that none was given.
-pub(crate) fn connect(global: &GlobalOptions, config: ToolsConfig) -> Result<Connection> {
+pub(crate) fn connect(
+    global: &GlobalOptions,
+    config: ToolsConfig,
+    discovery: Discovery,
+    space: SpaceLimits,
+) -> Result<Connection> {
     let Some(endpoint) = global.endpoint.as_deref() else {
         return Err(Failure::input(
             "no endpoint: give --endpoint URL or set WIP_ENDPOINT (try `wip demo --serve`)",
         ));
     };
-    connect_to(endpoint, global.token.as_deref(), config)
+    connect_to(endpoint, global.token.as_deref(), config, discovery, space)
+}
+
+/// The Known Space of one command. It ends with the command, so it holds a quarter of a
+/// server's Objects, and a Host's tree larger than that costs the command little memory.
+pub(crate) fn command_space() -> SpaceLimits {
+    SpaceLimits {
+        objects: 50_000,
+        ..SpaceLimits::default()
+    }
 }
 
 /// Connects to `endpoint`, with `token` sent to its origin only.
@@ -86,6 +111,8 @@ pub(crate) fn connect_to(
     endpoint: &str,
     token: Option<&str>,
     config: ToolsConfig,
+    discovery: Discovery,
+    space: SpaceLimits,
 ) -> Result<Connection> {
     let parsed = Endpoint::parse(endpoint).map_err(|error| {
         Failure::input(format!(
@@ -114,12 +141,38 @@ pub(crate) fn connect_to(
         inner: http,
         progress: progress.clone(),
     };
-    let client = Client::new(Arc::new(transport), session, ClientOptions::default())
-        .map_err(|error| Failure::other(format!("client limits: {error}")))?;
+    let options = ClientOptions {
+        space,
+        ..ClientOptions::default()
+    };
+    let client = match discovery {
+        Discovery::Indexed => Client::new(Arc::new(transport), session, options),
+        Discovery::Unindexed => {
+            Client::with_index(Arc::new(transport), session, options, Box::new(NoIndex))
+        }
+    }
+    .map_err(|error| Failure::other(format!("client limits: {error}")))?;
     Ok(Connection {
         tools: Tools::with_config(client, config),
         progress,
     })
+}
+
+/// The index of a command that never searches: it keeps nothing.
+struct NoIndex;
+
+impl DiscoverIndex for NoIndex {
+    fn upsert(&mut self, _: DiscoverDocument) {}
+
+    fn remove(&mut self, _: &Path) {}
+
+    fn search(&self, _: &Path, _: &str, _: usize) -> Vec<DiscoverHit> {
+        Vec::new()
+    }
+
+    fn len(&self) -> usize {
+        0
+    }
 }
 
 /// A transport that counts answered observes and the Objects they held.

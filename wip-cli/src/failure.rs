@@ -1,11 +1,13 @@
-//! Why a command failed, and the exit code each reason has (DESIGN.md §5): 1 transport or other
-//! failure, 2 usage or input error, 3 a protocol error from the Host, 4 a call's outcome unknown.
+//! Why a command failed, and the exit code each reason has: 1 transport or other failure (a
+//! passed deadline included), 2 usage or input error, 3 a protocol error from the Host, 4 a
+//! call's outcome unknown.
 
 use std::fmt;
 use std::process::ExitCode;
 
 use wip_client::ClientError;
 use wip_model::ProtocolError;
+use wip_model::escape::Message;
 use wip_refs::Escaped;
 use wip_tools::WorldspaceError;
 
@@ -53,8 +55,12 @@ impl Failure {
                 error,
             },
             WorldspaceError::Unavailable { message } => {
-                Self::Other(format!("the Host is unavailable: {}", Escaped(&message)))
+                Self::Other(format!("the Host is unavailable: {}", Message(&message)))
             }
+            WorldspaceError::DeadlinePassed => Self::Other(
+                "the deadline (--timeout) passed before the Host answered; nothing more was sent"
+                    .to_owned(),
+            ),
             other => Self::Other(other.to_string()),
         }
     }

@@ -1,5 +1,5 @@
-//! `wip`: the WIP client stack in a person's hands. See `wip --help`, the README, and
-//! DESIGN.md §5 for the interface scripts rely on (commands, options, exit codes).
+//! `wip`: the WIP client stack in a person's hands. See `wip --help` and the README for the
+//! interface scripts rely on (commands, options, exit codes).
 
 mod cli;
 mod commands;
@@ -10,13 +10,15 @@ mod output;
 mod progress;
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
+use wip_model::escape::Message;
 
-use crate::cli::{Cli, Command, RefCommand, RenderCommand};
+use crate::cli::{Cli, Command, Format, RefCommand, RenderCommand};
 use crate::commands::{demo, discover, inspect, invoke, observe, ptc, refs, render, repl, schema};
-use crate::connect::{connect, terminal_config};
+use crate::connect::{Connection, Discovery, command_space, connect, terminal_config};
 use crate::failure::{Failure, Result};
 
 fn main() -> ExitCode {
@@ -41,7 +43,9 @@ fn main() -> ExitCode {
 }
 
 fn report(failure: &Failure) -> ExitCode {
-    eprintln!("{failure}");
+    // Host text in a failure is escaped where the failure was made; this catches any that was
+    // not, without escaping twice what was.
+    eprintln!("{}", Message(&failure.to_string()));
     failure.exit_code()
 }
 
@@ -51,46 +55,6 @@ async fn run(cli: Cli) -> Result<()> {
     match command {
         Command::Demo { serve: Some(addr) } => demo::serve_until_interrupted(addr).await,
         Command::Demo { serve: None } => demo::run(format).await,
-        Command::Observe { path, depth } => {
-            let connection = connect(&global, terminal_config())?;
-            observe::run(&connection, format, &path, depth).await
-        }
-        Command::Inspect { target, details } => {
-            let connection = connect(&global, terminal_config())?;
-            inspect::run(&connection, format, &target, details).await
-        }
-        Command::Discover {
-            query,
-            scope,
-            limit,
-        } => {
-            let connection = connect(&global, terminal_config())?;
-            discover::run(&connection, format, &query, &scope, limit).await
-        }
-        Command::Invoke {
-            target,
-            operation,
-            input,
-        } => {
-            let connection = connect(&global, terminal_config())?;
-            invoke::run(&connection, format, &target, &operation, &input).await
-        }
-        Command::Schema {
-            target,
-            operation,
-            dialect,
-        } => {
-            let connection = connect(&global, terminal_config())?;
-            schema::run(&connection, &target, &operation, dialect).await
-        }
-        Command::Repl => {
-            let connection = connect(&global, terminal_config())?;
-            repl::run(&connection).await
-        }
-        Command::Ptc { targets } => {
-            let connection = connect(&global, terminal_config())?;
-            ptc::run(&connection, &targets).await
-        }
         Command::Render(RenderCommand::Object { file, path }) => {
             render::object(format, &file, path.as_deref())
         }
@@ -110,5 +74,83 @@ async fn run(cli: Cli) -> Result<()> {
             operation,
         }) => refs::format(format, &scope, &name, operation.as_deref()),
         Command::Mcp { listen } => mcp::run(&global, listen).await,
+        Command::Repl => {
+            // Each line is a tool call with its own deadline; the session has none.
+            let connection = connect(
+                &global,
+                terminal_config(&global),
+                Discovery::Unindexed,
+                command_space(),
+            )?;
+            repl::run(&connection).await
+        }
+        command => {
+            let discovery = if matches!(command, Command::Discover { .. }) {
+                Discovery::Indexed
+            } else {
+                Discovery::Unindexed
+            };
+            let connection = connect(
+                &global,
+                terminal_config(&global),
+                discovery,
+                command_space(),
+            )?;
+            let timeout = global.command_timeout();
+            let sends_a_call = matches!(command, Command::Invoke { .. });
+            // The tools stop at the deadline themselves and report what they have; this only
+            // ends a command that something kept past it.
+            let work = on_host(&connection, format, timeout, command);
+            match tokio::time::timeout(timeout + LAST_RESORT, work).await {
+                Ok(result) => result,
+                Err(_) if sends_a_call => Err(Failure::OutcomeUnknown(format!(
+                    "outcome unknown: the deadline of {}s (--timeout) passed; the call may have been sent and is never sent again",
+                    timeout.as_secs()
+                ))),
+                Err(_) => Err(Failure::other(format!(
+                    "the deadline of {}s (--timeout) passed; nothing more was sent",
+                    timeout.as_secs()
+                ))),
+            }
+        }
+    }
+}
+
+/// How long past its deadline a command may take to print what it has before it is ended.
+const LAST_RESORT: Duration = Duration::from_secs(3);
+
+/// The commands that work with the Host over `connection`, within `timeout` in all.
+async fn on_host(
+    connection: &Connection,
+    format: Format,
+    timeout: Duration,
+    command: Command,
+) -> Result<()> {
+    match command {
+        Command::Observe { path, depth } => {
+            observe::run(connection, format, timeout, &path, depth).await
+        }
+        Command::Inspect { target, details } => {
+            inspect::run(connection, format, &target, details).await
+        }
+        Command::Discover {
+            query,
+            scope,
+            limit,
+        } => discover::run(connection, format, &query, &scope, limit).await,
+        Command::Invoke {
+            target,
+            operation,
+            input,
+        } => invoke::run(connection, format, &target, &operation, &input).await,
+        Command::Schema {
+            target,
+            operation,
+            dialect,
+        } => schema::run(connection, &target, &operation, dialect).await,
+        Command::Ptc { targets } => ptc::run(connection, &targets).await,
+        other => Err(Failure::other(format!(
+            "not a command that works with the Host: {other:?}"
+        ))),
     }
 }

@@ -1,4 +1,5 @@
-//! Writing results to stdout: text as it is, JSON as one pretty document with a final newline.
+//! Writing results to stdout: text as it is, JSON as one pretty document with a final newline,
+//! either built first or streamed as it is produced.
 
 use std::fmt::{self, Write as _};
 use std::io::Write;
@@ -26,25 +27,59 @@ pub(crate) fn print_text(text: &str) -> Result<()> {
 /// Prints `value` on stdout as one JSON document, indented, every string with the safe escape.
 ///
 /// The escape writes only JSON escapes, so the document is the same JSON a plain encoder would
-/// give; only characters that could reorder or hide text on a terminal (C1 controls, bidi
-/// controls, line and paragraph separators) are written as `\uXXXX` as well.
+/// give; only characters that could reorder or hide text on a terminal or from a reader are
+/// written as `\uXXXX` as well.
 pub(crate) fn print_json(value: &serde_json::Value) -> Result<()> {
-    let mut text = String::new();
-    // Writing into a String cannot fail.
-    let _ = write_pretty(&mut text, value, 0);
-    text.push('\n');
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(stdout_failure)
+    let mut out = Stdout::new();
+    let _ = write_pretty(&mut out, value, 0);
+    let _ = out.write_char('\n');
+    out.finish()
 }
 
-/// Writes `value` indented by two spaces a level, members in the map's (sorted) order.
-fn write_pretty(out: &mut String, value: &serde_json::Value, level: usize) -> fmt::Result {
-    let indent = |out: &mut String, level: usize| {
-        out.push('\n');
-        out.extend(std::iter::repeat_n("  ", level));
-    };
+/// Stdout for one command's result, written as it is produced rather than built first, so a
+/// large result needs no second copy in memory. A failed write is kept and reported by
+/// [`Stdout::finish`]; the writes after it do nothing.
+pub(crate) struct Stdout {
+    out: std::io::BufWriter<std::io::StdoutLock<'static>>,
+    failed: Option<std::io::Error>,
+}
+
+impl Stdout {
+    pub(crate) fn new() -> Self {
+        Self {
+            out: std::io::BufWriter::new(std::io::stdout().lock()),
+            failed: None,
+        }
+    }
+
+    /// Flushes what was written, or says why stdout failed.
+    pub(crate) fn finish(mut self) -> Result<()> {
+        if let Some(error) = self.failed.take() {
+            return Err(stdout_failure(error));
+        }
+        self.out.flush().map_err(stdout_failure)
+    }
+}
+
+impl fmt::Write for Stdout {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        if self.failed.is_some() {
+            return Err(fmt::Error);
+        }
+        self.out.write_all(text.as_bytes()).map_err(|error| {
+            self.failed = Some(error);
+            fmt::Error
+        })
+    }
+}
+
+/// Writes `value` indented by two spaces a level, starting at `level`, members in the map's
+/// (sorted) order, every string with the safe escape.
+pub(crate) fn write_pretty<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    value: &serde_json::Value,
+    level: usize,
+) -> fmt::Result {
     match value {
         serde_json::Value::Null => out.write_str("null"),
         serde_json::Value::Bool(value) => write!(out, "{value}"),
@@ -53,32 +88,41 @@ fn write_pretty(out: &mut String, value: &serde_json::Value, level: usize) -> fm
         serde_json::Value::Array(items) if items.is_empty() => out.write_str("[]"),
         serde_json::Value::Object(members) if members.is_empty() => out.write_str("{}"),
         serde_json::Value::Array(items) => {
-            out.push('[');
+            out.write_char('[')?;
             for (index, item) in items.iter().enumerate() {
                 if index > 0 {
-                    out.push(',');
+                    out.write_char(',')?;
                 }
-                indent(out, level + 1);
+                indent(out, level + 1)?;
                 write_pretty(out, item, level + 1)?;
             }
-            indent(out, level);
+            indent(out, level)?;
             out.write_char(']')
         }
         serde_json::Value::Object(members) => {
-            out.push('{');
+            out.write_char('{')?;
             for (index, (name, item)) in members.iter().enumerate() {
                 if index > 0 {
-                    out.push(',');
+                    out.write_char(',')?;
                 }
-                indent(out, level + 1);
+                indent(out, level + 1)?;
                 write_quoted(out, name)?;
-                out.push_str(": ");
+                out.write_str(": ")?;
                 write_pretty(out, item, level + 1)?;
             }
-            indent(out, level);
+            indent(out, level)?;
             out.write_char('}')
         }
     }
+}
+
+/// A line break and the indentation of `level`.
+pub(crate) fn indent<W: fmt::Write + ?Sized>(out: &mut W, level: usize) -> fmt::Result {
+    out.write_char('\n')?;
+    for _ in 0..level {
+        out.write_str("  ")?;
+    }
+    Ok(())
 }
 
 fn stdout_failure(error: std::io::Error) -> Failure {

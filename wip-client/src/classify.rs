@@ -175,6 +175,8 @@ fn classify<T>(
                 InvalidResponseKind::NonCanonicalSuccessStatus,
                 "a success body on a 2xx status other than 200".to_owned(),
             )),
+            // A redirect is said as one, whatever its body holds.
+            300..=399 => Err(not_wip(true)),
             _ => Err(invalid(
                 InvalidResponseKind::SuccessBodyOnErrorStatus,
                 "a valid success body on a non-success status".to_owned(),
@@ -362,6 +364,7 @@ mod tests {
                 "redirect",
             ),
             (raw(302, JSON, "{}"), "redirect"),
+            (raw(307, JSON, OK_BODY), "redirect"),
             (big, "invalid invalid success body"),
             (big_error, "binding body too large"),
         ]);

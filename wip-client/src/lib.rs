@@ -72,8 +72,7 @@ pub mod space;
 
 pub use bm25::Bm25Index;
 pub use client::{
-    CallError, CallSuccess, Client, ClientError, ClientOptions, InterfaceObservation,
-    UnknownReason,
+    CallError, CallSuccess, Client, ClientError, ClientOptions, InterfaceObservation, UnknownReason,
 };
 pub use crawl::{CrawlBudget, CrawlReport};
 pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, TokenIndex};

@@ -74,7 +74,10 @@ impl Transport for TreeHost {
         &self,
         request: &ObserveRequest,
     ) -> Result<Reply<ObserveResponse>, TransportError> {
-        self.sent.lock().unwrap().push(request.path.as_str().to_owned());
+        self.sent
+            .lock()
+            .unwrap()
+            .push(request.path.as_str().to_owned());
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.most_in_flight.fetch_max(now, Ordering::SeqCst);
         if self.silent.contains(request.path.as_str()) {
@@ -138,7 +141,9 @@ async fn what_a_budget_reaches_does_not_depend_on_the_order_of_answers() {
     let mut reached = Vec::new();
     for concurrency in [1, 4, 16] {
         let host = TreeHost::new(5, &[]);
-        let report = client(&host).crawl(&Path::root(), budget(9, concurrency)).await;
+        let report = client(&host)
+            .crawl(&Path::root(), budget(9, concurrency))
+            .await;
         assert_eq!(report.requests, 9);
         let mut sent = host.sent();
         sent.sort();
@@ -170,12 +175,20 @@ async fn past_the_deadline_nothing_more_is_sent_and_the_report_says_what_failed(
         )
         .await;
     // A generous bound: what it catches is a crawl that waits on each silent observe in turn.
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(report.deadline_passed, "{report:?}");
     // The root and the first four children were sent; nothing after the deadline.
     assert_eq!(report.requests, 5, "{:?}", host.sent());
     assert_eq!(host.sent().len(), 5);
-    let failed: Vec<&str> = report.failures.iter().map(|(path, _)| path.as_str()).collect();
+    let failed: Vec<&str> = report
+        .failures
+        .iter()
+        .map(|(path, _)| path.as_str())
+        .collect();
     assert_eq!(failed, ["/n0", "/n1", "/n10", "/n11"]);
     assert!(
         report

@@ -21,12 +21,13 @@ use crate::worldspace::{
 ///
 /// - **Crawl.** The unexplored part of the scope is read from the Known Space: every held Object
 ///   at or below the scope whose children were never observed, and the scope itself when nothing
-///   of it is held yet. Those are expanded breadth first (shallow paths first, then path order)
-///   with [`Client::crawl`] at the default crawl depth, the requests of all of them together
-///   bounded by [`SearchRequest::crawl_budget`]. Already explored subtrees are not observed again.
-///   A path whose observe fails stays unexplored, so it is counted in `unexplored` and a later
-///   search tries it again; only a failure of the scope itself, when nothing of the scope is held,
-///   fails the search.
+///   of it is held yet. Those are expanded together by [`Client::crawl_from`] at the default
+///   crawl depth and concurrency, the requests of all of them bounded by
+///   [`SearchRequest::crawl_budget`] and none sent after [`SearchRequest::deadline`]. Already
+///   explored subtrees are not observed again. A path whose observe fails stays unexplored, so
+///   it is counted in `unexplored`, listed in [`SearchPage::failures`], and a later search tries
+///   it again; only a failure of the scope itself, when nothing of the scope is held, fails the
+///   search.
 /// - **Rank.** A non-empty query is ranked by [`Client::discover`] with a limit as large as the
 ///   whole Discoverable Space, so every matching entry comes back; `offset` and `limit` are then
 ///   applied to that list. The ranking is the index's (deterministic, ties by path), so pages of
@@ -126,9 +127,11 @@ impl Worldspace for Client {
                 total: matching.len(),
                 coverage: Coverage {
                     indexed,
-                    crawled,
+                    crawled: crawled.requests,
                     unexplored: unexplored + usize::from(!scope_held),
+                    deadline_passed: crawled.deadline_passed,
                 },
+                failures: crawled.failures,
             }
         }))
     }
@@ -203,12 +206,22 @@ impl Worldspace for Client {
     }
 }
 
+/// What the crawl step of `search` did.
+struct Crawled {
+    /// Observe requests sent.
+    requests: usize,
+    /// Observes that failed, with why.
+    failures: Vec<(Path, WorldspaceError)>,
+    /// Whether the deadline stopped the crawl.
+    deadline_passed: bool,
+}
+
 /// The crawl step of `search`: expands the unexplored Objects of the scope within the budget
-/// and returns how many observe requests it sent.
+/// and the deadline, several observes at once.
 async fn crawl_unexplored(
     client: &Client,
     request: &SearchRequest,
-) -> Result<usize, WorldspaceError> {
+) -> Result<Crawled, WorldspaceError> {
     let scope = &request.scope;
     // The client offers no range query over the Known Space, so this walks every held path:
     // linear in the Known Space (bounded by its object limit) and done under the client's lock.
@@ -229,46 +242,34 @@ async fn crawl_unexplored(
         if !scope_held {
             frontier.push(scope.clone());
         }
-        // Breadth first, as Client::crawl itself goes: shallow Objects before deep ones.
-        frontier.sort_by_key(|path| (path.segments().count(), path.clone()));
         (frontier, scope_held)
     });
-    let mut sent = 0;
-    for path in frontier {
-        let remaining = request.crawl_budget.saturating_sub(sent);
-        if remaining == 0 {
-            break;
-        }
-        // An earlier crawl of this search may have expanded it already (an Object known
-        // from a result can sit below another unexplored one).
-        let still_unexplored = client.with_space(|space| {
-            space
-                .object(&path)
-                .is_none_or(|known| known.object.is_none() || known.children.is_none())
-        });
-        if !still_unexplored {
-            continue;
-        }
-        let budget = CrawlBudget {
-            max_objects: usize::MAX,
-            max_requests: remaining,
-            ..CrawlBudget::default()
-        };
-        let report = client.crawl(&path, budget).await;
-        sent += report.requests;
-        if !scope_held
-            && let Some((_, error)) = report.failures.into_iter().find(|(at, _)| at == scope)
-        {
-            return Err(retrieval_error(error));
-        }
+    let budget = CrawlBudget {
+        max_objects: usize::MAX,
+        max_requests: request.crawl_budget,
+        deadline: request.deadline,
+        ..CrawlBudget::default()
+    };
+    let report = client.crawl_from(frontier, budget).await;
+    if !scope_held && let Some((_, error)) = report.failures.iter().find(|(at, _)| at == scope) {
+        return Err(retrieval_error(error.clone()));
     }
-    Ok(sent)
+    Ok(Crawled {
+        requests: report.requests,
+        failures: report
+            .failures
+            .into_iter()
+            .map(|(path, error)| (path, retrieval_error(error)))
+            .collect(),
+        deadline_passed: report.deadline_passed,
+    })
 }
 
 /// A failed observe or fetch: the Host's protocol error as it is, anything else unavailable.
 fn retrieval_error(error: ClientError) -> WorldspaceError {
     match error {
         ClientError::Protocol { error } => WorldspaceError::Protocol(error),
+        ClientError::DeadlinePassed => WorldspaceError::DeadlinePassed,
         other => WorldspaceError::Unavailable {
             message: other.to_string(),
         },

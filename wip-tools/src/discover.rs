@@ -8,6 +8,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use wip_model::{InterfaceReference, Path};
 use wip_refs::{Quoted, SignatureRef};
 
+use crate::deadline::Bounded;
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
 use crate::tools::{Tools, failure, input_error};
@@ -105,8 +106,10 @@ impl<W: Worldspace> Tools<W> {
             offset,
             limit,
             crawl_budget: self.config.crawl_budget,
+            deadline: None,
         };
-        let page = match self.worldspace.search(request).await {
+        let ws = self.bounded();
+        let page = match ws.search(request).await {
             Ok(page) => page,
             Err(error) => {
                 return DiscoverReport {
@@ -115,7 +118,7 @@ impl<W: Worldspace> Tools<W> {
                 };
             }
         };
-        let search_offers = self.search_offers(&scope, &page).await;
+        let search_offers = search_offers(&ws, &scope, &page).await;
         let cap = self.config.max_output_chars;
         let mut shown = page.hits.len();
         loop {
@@ -138,25 +141,24 @@ impl<W: Worldspace> Tools<W> {
             shown -= 1;
         }
     }
+}
 
-    /// Interfaces of the scope and of the hits whose names suggest a domain search.
-    async fn search_offers(
-        &self,
-        scope: &Path,
-        page: &SearchPage,
-    ) -> Vec<(Path, InterfaceReference)> {
-        let mut offers = Vec::new();
-        if let Ok(observation) = self.worldspace.resolve(scope).await {
-            offers.extend(
-                search_like(&observation.object.interfaces).map(|r| (scope.clone(), r.clone())),
-            );
-        }
-        for hit in &page.hits {
-            offers
-                .extend(search_like(&hit.object.interfaces).map(|r| (hit.path.clone(), r.clone())));
-        }
-        offers
+/// Interfaces of the scope and of the hits whose names suggest a domain search.
+async fn search_offers<W: Worldspace>(
+    ws: &Bounded<'_, W>,
+    scope: &Path,
+    page: &SearchPage,
+) -> Vec<(Path, InterfaceReference)> {
+    let mut offers = Vec::new();
+    if let Ok(observation) = ws.resolve(scope).await {
+        offers.extend(
+            search_like(&observation.object.interfaces).map(|r| (scope.clone(), r.clone())),
+        );
     }
+    for hit in &page.hits {
+        offers.extend(search_like(&hit.object.interfaces).map(|r| (hit.path.clone(), r.clone())));
+    }
+    offers
 }
 
 fn search_like(interfaces: &[InterfaceReference]) -> impl Iterator<Item = &InterfaceReference> {
@@ -226,21 +228,7 @@ fn write_page(
         }
         out.write_str("]\n")?;
     }
-    let coverage = page.coverage;
-    write!(
-        out,
-        "coverage: {} entries of the scope indexed, {} observes sent to crawl it now",
-        coverage.indexed, coverage.crawled
-    )?;
-    if coverage.unexplored == 0 {
-        out.write_str("; the whole scope is indexed.\n")?;
-    } else {
-        writeln!(
-            out,
-            "; {} Objects still unexplored (crawl budget reached): discover again to crawl further.",
-            coverage.unexplored
-        )?;
-    }
+    write_coverage(out, page)?;
     let next = offset + shown;
     if next < page.total {
         let cursor = encode_cursor(scope, query, next);
@@ -273,6 +261,69 @@ fn write_page(
     }
     Ok(())
 }
+
+/// How much of the scope the entries were drawn from, why the rest is unexplored, and which
+/// observes of the crawl failed.
+fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
+    let coverage = page.coverage;
+    write!(
+        out,
+        "coverage: {} entries of the scope indexed, {} observes sent to crawl it now",
+        coverage.indexed, coverage.crawled
+    )?;
+    if coverage.unexplored == 0 {
+        out.write_str("; the whole scope is indexed.\n")?;
+    } else {
+        let why = if coverage.deadline_passed {
+            "the deadline passed"
+        } else if page.failures.is_empty() {
+            "crawl budget reached"
+        } else {
+            "some observes failed"
+        };
+        writeln!(
+            out,
+            "; {} Objects still unexplored ({why}): discover again to crawl further.",
+            coverage.unexplored
+        )?;
+    }
+    if page.failures.is_empty() {
+        return Ok(());
+    }
+    write!(out, "failed observes: {}", page.failures.len())?;
+    for (path, error) in page.failures.iter().take(MAX_FAILURES_SHOWN) {
+        write!(out, "; {} ", Quoted(path.as_str()))?;
+        write_failure_reason(out, error)?;
+    }
+    if page.failures.len() > MAX_FAILURES_SHOWN {
+        write!(
+            out,
+            "; and {} more",
+            page.failures.len() - MAX_FAILURES_SHOWN
+        )?;
+    }
+    out.write_str(".\n")
+}
+
+/// A failed observe's reason in a few words.
+fn write_failure_reason(out: &mut Writer, error: &WorldspaceError) -> fmt::Result {
+    match error {
+        WorldspaceError::Protocol(error) => {
+            write!(out, "({}: {})", error.code, Quoted(&error.message))
+        }
+        WorldspaceError::Unavailable { message } => {
+            out.write_char('(')?;
+            wip_model::escape::write_message(out, message)?;
+            out.write_char(')')
+        }
+        WorldspaceError::DeadlinePassed => {
+            out.write_str("(the deadline passed before it answered)")
+        }
+    }
+}
+
+/// How many failed observes a page names; the count covers the rest.
+const MAX_FAILURES_SHOWN: usize = 10;
 
 /// A page cursor: the offset with the scope and query it belongs to, opaque to the model.
 fn encode_cursor(scope: &Path, query: &str, offset: usize) -> String {

@@ -86,14 +86,21 @@ pub(crate) fn write_worldspace_error<W: Write + ?Sized>(
     match error {
         WorldspaceError::Protocol(error) => write_protocol_error(out, what, error),
         WorldspaceError::Unavailable { message } => {
+            write!(out, "error: {what} failed: the Worldspace is unavailable: ")?;
+            wip_model::escape::write_message(out, message)?;
             writeln!(
                 out,
-                "error: {what} failed: the Worldspace is unavailable: {}",
-                Quoted(message)
+                "\nnext: Nothing ran. Try again later; if it persists, tell the user."
+            )
+        }
+        WorldspaceError::DeadlinePassed => {
+            writeln!(
+                out,
+                "error: {what} failed: the tool call's deadline passed before the Host answered"
             )?;
             writeln!(
                 out,
-                "next: Nothing ran. Try again later; if it persists, tell the user."
+                "next: Nothing ran. Try again with a smaller request, or later; if it persists, tell the user."
             )
         }
     }

@@ -335,11 +335,13 @@ impl Worldspace for FakeWorldspace {
             indexed: state.indexed(&request.scope).len(),
             crawled,
             unexplored: state.frontier(&request.scope).len(),
+            deadline_passed: false,
         };
         Ok(SearchPage {
             hits,
             total,
             coverage,
+            failures: Vec::new(),
         })
     }
 

@@ -13,6 +13,7 @@ use wip_model::{
 use wip_refs::{OperationNotation, OperationRef, Quoted, SignatureRef, parse_operation};
 use wip_textview::{ObjectSignature, OperationSignature};
 
+use crate::deadline::Bounded;
 use crate::failure::{OUTCOME_UNKNOWN_STEP, write_protocol_error, write_worldspace_error};
 use crate::inspect::{parse_target, unknown_target};
 use crate::output::{ToolOutput, Writer, write_json};
@@ -185,13 +186,8 @@ impl<W: Worldspace> Tools<W> {
     /// assert_eq!(report.outcome, InvokeOutcome::Rejected { argument: "operation" });
     /// assert!(report.output.is_error);
     /// # fn block_on<F: std::future::Future>(future: F) -> F::Output {
-    /// #     let mut future = std::pin::pin!(future);
-    /// #     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
-    /// #     loop {
-    /// #         if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
-    /// #             return output;
-    /// #         }
-    /// #     }
+    /// #     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build();
+    /// #     runtime.expect("a runtime").block_on(future)
     /// # }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -201,7 +197,10 @@ impl<W: Worldspace> Tools<W> {
         operation: &str,
         input: &serde_json::Value,
     ) -> InvokeReport {
-        match self.run_invoke(target, operation, input).await {
+        match self
+            .run_invoke(&self.bounded(), target, operation, input)
+            .await
+        {
             Ok((text, success)) => InvokeReport {
                 output: self.finish(text, false, &owner(target, operation), "invoke"),
                 outcome: InvokeOutcome::Success(Box::new(success)),
@@ -222,7 +221,10 @@ impl<W: Worldspace> Tools<W> {
         operation: &str,
     ) -> Result<FoundOperation, InvokeReport> {
         let stopped = |Stopped { output, outcome }| InvokeReport { output, outcome };
-        let (target, _, resolved) = self.locate(target, operation).await.map_err(stopped)?;
+        let (target, _, resolved) = self
+            .locate(&self.bounded(), target, operation)
+            .await
+            .map_err(stopped)?;
         Ok(FoundOperation {
             target,
             interface: resolved.fetched,
@@ -233,11 +235,12 @@ impl<W: Worldspace> Tools<W> {
     /// Parses and resolves the target, then finds the operation on it.
     async fn locate(
         &self,
+        ws: &Bounded<'_, W>,
         target: &str,
         operation: &str,
     ) -> Result<(Path, ObjectObservation, Resolved), Stopped> {
         let target = parse_target(target).map_err(|output| Stopped::rejected("target", output))?;
-        let observation = match self.worldspace.resolve(&target).await {
+        let observation = match ws.resolve(&target).await {
             Ok(observation) => observation,
             Err(error) => {
                 let output = unknown_target(&target, &error);
@@ -245,18 +248,19 @@ impl<W: Worldspace> Tools<W> {
             }
         };
         let resolved = self
-            .resolve_operation(&target, &observation, operation)
+            .resolve_operation(ws, &target, &observation, operation)
             .await?;
         Ok((target, observation, resolved))
     }
 
     async fn run_invoke(
         &self,
+        ws: &Bounded<'_, W>,
         target: &str,
         operation: &str,
         input: &serde_json::Value,
     ) -> Result<(String, InvokeSuccess), Stopped> {
-        let (target, observation, resolved) = self.locate(target, operation).await?;
+        let (target, observation, resolved) = self.locate(ws, target, operation).await?;
         if !input.is_object() {
             return Err(Stopped::rejected(
                 "input",
@@ -279,7 +283,7 @@ impl<W: Worldspace> Tools<W> {
             operation: resolved.declaration.name.to_string(),
             arguments,
         };
-        let outcome = match self.worldspace.call(call).await {
+        let outcome = match ws.call(call).await {
             Ok(outcome) => outcome,
             Err(error) => {
                 let output = failure(|out| {
@@ -301,7 +305,7 @@ impl<W: Worldspace> Tools<W> {
         match outcome {
             CallOutcome::Success(success) => {
                 let before = observation.object.validator.clone();
-                Ok(self.success(&target, &resolved, success, before).await)
+                Ok(self.success(ws, &target, &resolved, success, before).await)
             }
             CallOutcome::Failed(error) => {
                 let output = failure(|out| {
@@ -336,6 +340,7 @@ impl<W: Worldspace> Tools<W> {
     /// Finds the one operation `text` names among the target's interfaces.
     async fn resolve_operation(
         &self,
+        ws: &Bounded<'_, W>,
         target: &Path,
         observation: &ObjectObservation,
         text: &str,
@@ -345,7 +350,7 @@ impl<W: Worldspace> Tools<W> {
             if !interfaces.contains(&named.interface) {
                 let mut candidates = Vec::new();
                 for reference in interfaces {
-                    candidates.extend(self.declared(reference).await);
+                    candidates.extend(self.declared(ws, reference).await);
                 }
                 return Err(unknown_operation(
                     target,
@@ -356,7 +361,7 @@ impl<W: Worldspace> Tools<W> {
                     &candidates,
                 ));
             }
-            let fetched = self.fetch(&named.interface).await?;
+            let fetched = self.fetch(ws, &named.interface).await?;
             let Some(declaration) = fetched.descriptor.operation(&named.operation).cloned() else {
                 let candidates = operations_of(&fetched);
                 return Err(unknown_operation(
@@ -377,7 +382,7 @@ impl<W: Worldspace> Tools<W> {
         // Not a complete notation: a bare name, or a scope-omitted form that is refused.
         let mut fetched_all = Vec::new();
         for reference in interfaces {
-            fetched_all.push(self.fetch(reference).await?);
+            fetched_all.push(self.fetch(ws, reference).await?);
         }
         let all: Vec<OperationRef> = fetched_all.iter().flat_map(operations_of).collect();
         if let Ok(omitted) = parse_operation(text, Some(&Path::root())) {
@@ -439,23 +444,25 @@ impl<W: Worldspace> Tools<W> {
 
     async fn fetch(
         &self,
+        ws: &Bounded<'_, W>,
         reference: &InterfaceReference,
     ) -> Result<FetchInterfaceResponse, Stopped> {
-        self.worldspace
-            .fetch_interface(reference)
-            .await
-            .map_err(|error| {
-                let output = failure(|out| {
-                    let what = format!("fetching interface {}", SignatureRef(reference));
-                    write_worldspace_error(out, &what, &error)
-                });
-                Stopped::failed(error, output)
-            })
+        ws.fetch_interface(reference).await.map_err(|error| {
+            let output = failure(|out| {
+                let what = format!("fetching interface {}", SignatureRef(reference));
+                write_worldspace_error(out, &what, &error)
+            });
+            Stopped::failed(error, output)
+        })
     }
 
     /// The operations of `reference`, or none when it cannot be fetched.
-    async fn declared(&self, reference: &InterfaceReference) -> Vec<OperationRef> {
-        match self.worldspace.fetch_interface(reference).await {
+    async fn declared(
+        &self,
+        ws: &Bounded<'_, W>,
+        reference: &InterfaceReference,
+    ) -> Vec<OperationRef> {
+        match ws.fetch_interface(reference).await {
             Ok(fetched) => operations_of(&fetched),
             Err(_) => Vec::new(),
         }
@@ -463,6 +470,7 @@ impl<W: Worldspace> Tools<W> {
 
     async fn success(
         &self,
+        ws: &Bounded<'_, W>,
         target: &Path,
         resolved: &Resolved,
         success: CallSuccess,
@@ -521,7 +529,7 @@ impl<W: Worldspace> Tools<W> {
             }
             Some(true) => {
                 let _ = out.write_str("target: changed; its Object now:\n");
-                match self.worldspace.resolve(target).await {
+                match ws.resolve(target).await {
                     Ok(now) => {
                         let _ = ObjectSignature::new(&now.object, Some(target)).write_to(&mut out);
                         let _ = out.write_char('\n');

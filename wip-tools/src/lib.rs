@@ -57,21 +57,17 @@
 //! assert!(output.text.contains("invoked /::issue.lifecycle#close on \"/issues/1\": success"));
 //! assert!(output.text.contains("target: changed"));
 //!
-//! // The fake's futures are ready at once, so a no-op waker drives them.
+//! // The tools' deadline runs on tokio's timer.
 //! fn block_on<F: std::future::Future>(future: F) -> F::Output {
-//!     let mut future = std::pin::pin!(future);
-//!     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
-//!     loop {
-//!         if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
-//!             return output;
-//!         }
-//!     }
+//!     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build();
+//!     runtime.expect("a runtime").block_on(future)
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod binding;
 mod client;
+mod deadline;
 mod definitions;
 mod discover;
 mod failure;
@@ -86,7 +82,7 @@ mod worldspace;
 pub use definitions::{ToolDefinition, tool_definitions};
 pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
 pub use failure::next_step;
-pub use inspect::InspectInput;
+pub use inspect::{InspectInput, InspectOutcome, InspectReport, Inspection};
 pub use invoke::{FoundOperation, InvokeInput, InvokeOutcome, InvokeReport, InvokeSuccess};
 pub use output::{DATA_NOTICE, ToolOutput, ToolsConfig};
 pub use tools::Tools;

@@ -3,6 +3,7 @@
 
 use std::collections::VecDeque;
 use std::fmt::{self, Write};
+use std::time::Duration;
 
 use wip_refs::write_quoted;
 
@@ -37,6 +38,11 @@ pub struct ToolsConfig {
     pub crawl_budget: usize,
     /// How many truncated outputs keep their rest for a cursor; the oldest goes first.
     pub kept_outputs: usize,
+    /// How long one tool call may take in all, every retrieval and call it makes included
+    /// (60 s by default; `None`, no bound but each request's own timeout). Past it the tool
+    /// sends nothing more and answers with what it has; a call in flight then is reported as
+    /// outcome unknown, never sent again. A deadline needs a tokio runtime with its timer.
+    pub deadline: Option<Duration>,
 }
 
 impl Default for ToolsConfig {
@@ -47,6 +53,7 @@ impl Default for ToolsConfig {
             max_limit: 50,
             crawl_budget: 32,
             kept_outputs: 16,
+            deadline: Some(Duration::from_secs(60)),
         }
     }
 }

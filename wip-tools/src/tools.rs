@@ -4,6 +4,7 @@
 use std::fmt::{self, Write};
 use std::sync::{Mutex, MutexGuard};
 
+use crate::deadline::Bounded;
 use crate::discover::DiscoverInput;
 use crate::inspect::InspectInput;
 use crate::invoke::InvokeInput;
@@ -130,6 +131,11 @@ impl<W: Worldspace> Tools<W> {
                 .await
             }
         }
+    }
+
+    /// The Worldspace bounded by the deadline of a tool call that starts now.
+    pub(crate) fn bounded(&self) -> Bounded<'_, W> {
+        Bounded::new(&self.worldspace, self.config.deadline)
     }
 
     pub(crate) fn spill(&self) -> MutexGuard<'_, Spill> {

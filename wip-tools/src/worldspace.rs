@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use async_trait::async_trait;
 use wip_model::{
@@ -23,6 +24,10 @@ use wip_model::{
 ///   [`call`](Self::call) returns `Err` only when the call was not sent. Once a call was sent,
 ///   every failure is a [`CallOutcome`], and one whose result did not arrive is
 ///   [`CallOutcome::OutcomeUnknown`].
+/// - **Deadlines are the caller's**: the tools bound every retrieval and call by the tool
+///   call's deadline and drop the future when it passes, so a dropped future must leave the
+///   implementation consistent. A search is handed the deadline instead
+///   ([`SearchRequest::deadline`]) and returns what it has by then.
 /// - Every value handed back is valid: Objects, descriptors and results were decoded and checked.
 ///
 /// Async through `async_trait` so that `dyn Worldspace` works (the MCP server holds one); the
@@ -30,7 +35,8 @@ use wip_model::{
 #[async_trait]
 pub trait Worldspace: Send + Sync {
     /// Ranked entries of the Discoverable Space within `request.scope`, crawling unexplored parts
-    /// of the scope first within `request.crawl_budget` observes.
+    /// of the scope first within `request.crawl_budget` observes, sending none after
+    /// `request.deadline`.
     ///
     /// Only entries that came back as children of an observe are searched: an entry learned from
     /// a result or a depth-0 observe is known, not discoverable. The ranking is the
@@ -63,6 +69,9 @@ pub struct SearchRequest {
     pub limit: usize,
     /// At most this many observe requests may be sent to crawl unexplored parts of the scope.
     pub crawl_budget: usize,
+    /// No observe may be sent at or after this instant: the search then ranks what the index
+    /// holds and says in [`SearchPage::coverage`] that the deadline cut the crawl.
+    pub deadline: Option<Instant>,
 }
 
 /// One page of ranked hits and how much of the scope they were drawn from.
@@ -74,6 +83,9 @@ pub struct SearchPage {
     pub total: usize,
     /// How much of the scope the index covers.
     pub coverage: Coverage,
+    /// The Objects of the scope whose observe failed during this search's crawl, with why,
+    /// shallow paths first. They stay unexplored, so a later search tries them again.
+    pub failures: Vec<(Path, WorldspaceError)>,
 }
 
 /// One ranked entry.
@@ -95,6 +107,8 @@ pub struct Coverage {
     /// Indexed Objects of the scope whose children were not observed yet; `0` means the whole
     /// scope is indexed.
     pub unexplored: usize,
+    /// Whether the crawl stopped because the deadline passed (rather than the budget).
+    pub deadline_passed: bool,
 }
 
 /// A call of one operation on one Object, by name: the implementation adds the validators and
@@ -148,9 +162,12 @@ pub enum WorldspaceError {
     /// The Host could not be reached or its answer could not be used; for a call, it was not sent.
     #[error("the worldspace is unavailable: {message}")]
     Unavailable {
-        /// What went wrong.
+        /// What went wrong, with any Host text in it already escaped.
         message: String,
     },
+    /// The tool call's deadline passed before the Host answered; for a call, it was not sent.
+    #[error("the deadline passed before the host answered")]
+    DeadlinePassed,
 }
 
 macro_rules! forward {

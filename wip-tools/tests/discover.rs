@@ -189,7 +189,7 @@ fn mistakes_and_failures_are_outputs() {
     check(
         &discover(&tools, "/", "", None, None),
         true,
-        &["error: discover failed: the Worldspace is unavailable: \"down\""],
+        &["error: discover failed: the Worldspace is unavailable: down"],
     );
     check(
         &discover(&tools, "issues", "", None, None),

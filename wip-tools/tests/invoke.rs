@@ -282,7 +282,7 @@ fn a_call_not_sent_and_failed_retrievals() {
         ),
         true,
         &[
-            "error: fetching interface \"/::issue.lifecycle\" failed: the Worldspace is unavailable: \"timeout\"",
+            "error: fetching interface \"/::issue.lifecycle\" failed: the Worldspace is unavailable: timeout",
         ],
     );
     check(
@@ -294,7 +294,7 @@ fn a_call_not_sent_and_failed_retrievals() {
         ),
         true,
         &[
-            "error: invoking /::issue.lifecycle#close failed: the Worldspace is unavailable: \"connection refused\"",
+            "error: invoking /::issue.lifecycle#close failed: the Worldspace is unavailable: connection refused",
             "next: Nothing ran.",
         ],
     );

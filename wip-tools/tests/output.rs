@@ -151,10 +151,7 @@ fn hostile_object_strings_are_escaped_and_framed_as_data() {
     );
     for c in output.text.chars() {
         assert!(
-            c == '\n'
-                || !(c.is_control() || wip_refs::is_escaped(c))
-                || c == '"'
-                || c == '\\',
+            c == '\n' || !(c.is_control() || wip_refs::is_escaped(c)) || c == '"' || c == '\\',
             "{c:?}"
         );
     }

@@ -17,9 +17,10 @@ use wip_demo::{DemoOptions, DemoServer, serve};
 use wip_tools::{Tools, ToolsConfig};
 
 use crate::cli::Format;
-use crate::connect::connect_to;
+use crate::connect::{Discovery, connect_to};
 use crate::failure::{Failure, Result};
 use crate::output::{print_json, print_text};
+use wip_client::SpaceLimits;
 
 /// Serves the sample Worldspace at `addr` until Ctrl-C.
 pub(crate) async fn serve_until_interrupted(addr: SocketAddr) -> Result<()> {
@@ -163,7 +164,14 @@ pub(crate) async fn run(format: Format) -> Result<()> {
 async fn take_tour(endpoint: &str, format: Format) -> Result<()> {
     // Each agent is a client of its own: its own Known Space and connections.
     let agent = || -> Result<Tools<Client>> {
-        Ok(connect_to(endpoint, None, ToolsConfig::default())?.tools)
+        Ok(connect_to(
+            endpoint,
+            None,
+            ToolsConfig::default(),
+            Discovery::Indexed,
+            SpaceLimits::default(),
+        )?
+        .tools)
     };
     let (guide, other) = (agent()?, agent()?);
     if format == Format::Text {

@@ -1,14 +1,19 @@
 //! `wip discover QUERY [--scope PATH] [--limit N]`: ranked entries of the Discoverable Space
 //! within the scope, crawling its unexplored parts first within the tools' budget.
 //!
-//! Text: the `discover` tool's output. JSON: `{"scope": P, "query": Q, "total": N,
-//! "coverage": {"indexed": N, "crawled": N, "unexplored": N}, "entries": [{"path": P,
-//! "name": S, "description": S | null, "interfaces": [{"scope": S, "name": N}]}]}`, best first.
+//! Text: the `discover` tool's output. JSON: `{"coverage": {"crawled": N, "deadline_passed":
+//! bool, "indexed": N, "unexplored": N}, "entries": [{"description": S | null, "interfaces":
+//! [{"name": N, "scope": S}], "name": S, "path": P}], "failures": [{"error": {"code": C,
+//! "message": M}, "path": P}], "query": Q, "scope": P, "total": N}`, entries best first.
+//!
+//! When the deadline passes during the crawl, the page ranked from what was indexed by then is
+//! printed and the command exits 1.
 
 use serde_json::json;
 use wip_tools::{DiscoverInput, DiscoverOutcome, SearchPage};
 
 use crate::cli::Format;
+use crate::commands::inspect::{error_json, error_line};
 use crate::connect::Connection;
 use crate::failure::{Failure, Result, account};
 use crate::output::{print_json, print_text};
@@ -50,10 +55,38 @@ pub(crate) async fn run(
         _ => return Err(Failure::other(account(&report.output.text))),
     };
     match format {
-        Format::Text => print_text(&report.output.text),
-        Format::Json => print_json(&page_json(scope, query, &page)),
+        Format::Text => print_text(&report.output.text)?,
+        Format::Json => print_json(&page_json(scope, query, &page))?,
     }
+    if page.coverage.deadline_passed {
+        let mut message = format!(
+            "the deadline (--timeout) passed during the crawl: the entries above were ranked from \
+             what was indexed by then; {} Objects of the scope are still unexplored",
+            page.coverage.unexplored
+        );
+        if !page.failures.is_empty() {
+            message.push_str(&format!("; {} observes failed:", page.failures.len()));
+            for (path, error) in page.failures.iter().take(MAX_FAILURES_NAMED) {
+                message.push_str(&format!(
+                    "\n  {}: {}",
+                    wip_refs::Quoted(path.as_str()),
+                    error_line(error)
+                ));
+            }
+            if page.failures.len() > MAX_FAILURES_NAMED {
+                message.push_str(&format!(
+                    "\n  and {} more",
+                    page.failures.len() - MAX_FAILURES_NAMED
+                ));
+            }
+        }
+        return Err(Failure::other(message));
+    }
+    Ok(())
 }
+
+/// How many failed observes stderr names; the count covers the rest.
+const MAX_FAILURES_NAMED: usize = 10;
 
 fn page_json(scope: &str, query: &str, page: &SearchPage) -> serde_json::Value {
     let entries: Vec<_> = page
@@ -79,7 +112,12 @@ fn page_json(scope: &str, query: &str, page: &SearchPage) -> serde_json::Value {
             "indexed": page.coverage.indexed,
             "crawled": page.coverage.crawled,
             "unexplored": page.coverage.unexplored,
+            "deadline_passed": page.coverage.deadline_passed,
         },
         "entries": entries,
+        "failures": page.failures.iter().map(|(path, error)| json!({
+            "path": path.as_str(),
+            "error": error_json(error),
+        })).collect::<Vec<_>>(),
     })
 }

@@ -173,7 +173,11 @@ pub(crate) const AT_ONCE: &[Lie] = &[
     }),
     lie("an empty 204", |_, _| answer(204, "")),
     lie("an empty 200", |_, _| answer(200, "")),
-    unrecognised("JSON {} on 200", |_, _| answer(200, "{}")),
+    // An object, as expected, lacking what a success body must hold: the member is named.
+    Lie {
+        says: &["invalid success body", "missing member"],
+        ..lie("JSON {} on 200", |_, _| answer(200, "{}"))
+    },
     unrecognised("JSON [] on 200", |_, _| answer(200, "[]")),
     unrecognised("JSON null on 200", |_, _| answer(200, "null")),
     unrecognised("a JSON string on 200", |_, _| answer(200, "\"ok\"")),

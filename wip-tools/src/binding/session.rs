@@ -57,13 +57,8 @@ use crate::worldspace::{Worldspace, WorldspaceError};
 /// assert_eq!(positional.kind, Some(ErrorKind::Input));
 /// assert!(positional.text.contains("named arguments are required"));
 /// # fn block_on<F: std::future::Future>(future: F) -> F::Output {
-/// #     let mut future = std::pin::pin!(future);
-/// #     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
-/// #     loop {
-/// #         if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
-/// #             return output;
-/// #         }
-/// #     }
+/// #     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build();
+/// #     runtime.expect("a runtime").block_on(future)
 /// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

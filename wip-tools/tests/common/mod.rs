@@ -12,14 +12,24 @@ use wip_tools::fake::FakeWorldspace;
 use wip_tools::{Tools, ToolsConfig};
 
 /// Runs a future of the fake to completion: the fake never waits, so one poll suffices, and a
-/// future that is still pending is a bug in the fake.
+/// future that is still pending is a bug in the fake. The poll runs inside a tokio runtime,
+/// whose timer the tools' deadline is set on.
 pub fn block_on<F: Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let mut context = Context::from_waker(Waker::noop());
-    match future.as_mut().poll(&mut context) {
-        Poll::Ready(output) => output,
-        Poll::Pending => panic!("the fake Worldspace never waits"),
+    thread_local! {
+        static RUNTIME: tokio::runtime::Runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .expect("a runtime");
     }
+    RUNTIME.with(|runtime| {
+        let _context = runtime.enter();
+        let mut future = std::pin::pin!(future);
+        let mut context = Context::from_waker(Waker::noop());
+        match future.as_mut().poll(&mut context) {
+            Poll::Ready(output) => output,
+            Poll::Pending => panic!("the fake Worldspace never waits"),
+        }
+    })
 }
 
 pub fn path(text: &str) -> Path {

@@ -116,13 +116,8 @@ pub struct ProjectedObject {
 /// assert!(error.is_error);
 /// assert!(error.text.contains("is not an entry"), "{}", error.text);
 /// # fn block_on<F: std::future::Future>(future: F) -> F::Output {
-/// #     let mut future = std::pin::pin!(future);
-/// #     let mut context = std::task::Context::from_waker(std::task::Waker::noop());
-/// #     loop {
-/// #         if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
-/// #             return output;
-/// #         }
-/// #     }
+/// #     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build();
+/// #     runtime.expect("a runtime").block_on(future)
 /// # }
 /// ```
 pub async fn python_module<W: Worldspace>(

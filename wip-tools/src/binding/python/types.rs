@@ -156,10 +156,7 @@ impl TypeTable {
                 py_str(&hint)
             );
             for line in documentation_lines(field.documentation.as_ref()) {
-                doc.push(format!(
-                    "Field {}: {line}",
-                    wip_refs::Quoted(&field.name)
-                ));
+                doc.push(format!("Field {}: {line}", wip_refs::Quoted(&field.name)));
             }
         }
         self.typed_dict_source(name, &members, doc);
@@ -201,10 +198,7 @@ impl TypeTable {
             }
             let mut case_doc = Vec::new();
             for line in documentation_lines(case.documentation.as_ref()) {
-                case_doc.push(format!(
-                    "Case {}: {line}",
-                    wip_refs::Quoted(&case.name)
-                ));
+                case_doc.push(format!("Case {}: {line}", wip_refs::Quoted(&case.name)));
             }
             self.typed_dict_source(&case_name, &members, &case_doc);
             case_names.push(case_name);
