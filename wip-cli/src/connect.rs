@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use async_trait::async_trait;
 use tokio::sync::watch;
 use wip_client::{
-    Client, ClientOptions, DiscoverDocument, DiscoverHit, DiscoverIndex, Endpoint, HttpOptions,
-    HttpTransport, Reply, Session, SpaceLimits, Transport, TransportError,
+    Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, NoIndex, Reply, Session,
+    SpaceLimits, Transport, TransportError,
 };
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    ObserveRequest, ObserveResponse, Path, ValidDescriptor,
+    ObserveRequest, ObserveResponse, ValidDescriptor,
 };
 use wip_tools::{Tools, ToolsConfig};
 
@@ -141,10 +141,7 @@ pub(crate) fn connect_to(
         inner: http,
         progress: progress.clone(),
     };
-    let options = ClientOptions {
-        space,
-        ..ClientOptions::default()
-    };
+    let options = ClientOptions { space };
     let client = match discovery {
         Discovery::Indexed => Client::new(Arc::new(transport), session, options),
         Discovery::Unindexed => {
@@ -156,23 +153,6 @@ pub(crate) fn connect_to(
         tools: Tools::with_config(client, config),
         progress,
     })
-}
-
-/// The index of a command that never searches: it keeps nothing.
-struct NoIndex;
-
-impl DiscoverIndex for NoIndex {
-    fn upsert(&mut self, _: DiscoverDocument) {}
-
-    fn remove(&mut self, _: &Path) {}
-
-    fn search(&self, _: &Path, _: &str, _: usize) -> Vec<DiscoverHit> {
-        Vec::new()
-    }
-
-    fn len(&self) -> usize {
-        0
-    }
 }
 
 /// A transport that counts answered observes and the Objects they held.

@@ -17,8 +17,7 @@ use std::time::Instant;
 
 use cap::Cap;
 use wip_client::{
-    Client, ClientOptions, CrawlBudget, DiscoverDocument, DiscoverHit, DiscoverIndex, Endpoint,
-    HttpOptions, HttpTransport, Session,
+    Client, ClientOptions, CrawlBudget, Endpoint, HttpOptions, HttpTransport, NoIndex, Session,
 };
 use wip_demo::{DemoOptions, DemoServer};
 use wip_model::Path;
@@ -66,20 +65,6 @@ fn main() {
     });
 }
 
-/// An index that keeps nothing, to tell the index's heap from the Known Space's.
-struct Nothing;
-
-impl DiscoverIndex for Nothing {
-    fn upsert(&mut self, _: DiscoverDocument) {}
-    fn remove(&mut self, _: &Path) {}
-    fn search(&self, _: &Path, _: &str, _: usize) -> Vec<DiscoverHit> {
-        Vec::new()
-    }
-    fn len(&self) -> usize {
-        0
-    }
-}
-
 /// Crawls the whole world with a new client and returns the heap it holds afterwards, and the
 /// Objects it holds.
 async fn crawl(server: &DemoServer, issues: usize, index: bool) -> (usize, usize) {
@@ -95,7 +80,7 @@ async fn crawl(server: &DemoServer, issues: usize, index: bool) -> (usize, usize
     let client = if index {
         Client::new(transport, session, options)
     } else {
-        Client::with_index(transport, session, options, Box::new(Nothing))
+        Client::with_index(transport, session, options, Box::new(NoIndex))
     }
     .expect("a client");
     let started = Instant::now();

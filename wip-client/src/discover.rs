@@ -61,6 +61,32 @@ pub trait DiscoverIndex: Send + Sync {
     }
 }
 
+/// An index that keeps nothing: for a client that never searches (a command that only
+/// observes, inspects and calls), so that what it observes costs neither the time nor the memory
+/// of indexing. Every search finds nothing.
+///
+/// ```
+/// use wip_client::{DiscoverIndex, NoIndex};
+///
+/// assert!(NoIndex.is_empty());
+/// ```
+#[derive(Debug, Default, Clone, Copy)]
+pub struct NoIndex;
+
+impl DiscoverIndex for NoIndex {
+    fn upsert(&mut self, _: DiscoverDocument) {}
+
+    fn remove(&mut self, _: &Path) {}
+
+    fn search(&self, _: &Path, _: &str, _: usize) -> Vec<DiscoverHit> {
+        Vec::new()
+    }
+
+    fn len(&self) -> usize {
+        0
+    }
+}
+
 /// A small [`DiscoverIndex`]: an inverted index of tokens with field-weighted term frequency
 /// scoring, kept as an alternative to the default [`Bm25Index`](crate::Bm25Index) and as the
 /// reference the seam's contract tests run against.

@@ -75,5 +75,5 @@ pub use client::{
     CallError, CallSuccess, Client, ClientError, ClientOptions, InterfaceObservation, UnknownReason,
 };
 pub use crawl::{CrawlBudget, CrawlReport};
-pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, TokenIndex};
+pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex, TokenIndex};
 pub use space::{KnownSpace, ObservationState, Session, SpaceLimits};
