@@ -269,22 +269,23 @@ fn write_escape<W: fmt::Write + ?Sized>(out: &mut W, c: char) -> fmt::Result {
 }
 
 /// Writes a message of ours in which any Host text is already escaped (an error's display), so
-/// that no escape is written twice: `"` and `\` are written as they are, and every other
-/// character the safe escape rewrites still is, so a message that missed an escape cannot put
-/// a raw control or invisible character in front of a reader.
+/// that no escape is written twice: `"`, `\` and the message's own line breaks are written as
+/// they are, and every other character the safe escape rewrites still is, so a message that
+/// missed an escape cannot put a raw control or invisible character in front of a reader (a
+/// Host's line break inside it was escaped where the Host text went in).
 ///
 /// ```
 /// let mut out = String::new();
 /// let message = format!("not found: {}", wip_model::escape::Quoted("a\u{1b}b"));
-/// wip_model::escape::write_message(&mut out, &format!("{message}\u{202e}"))?;
-/// assert_eq!(out, r#"not found: "a\u001bb"\u202e"#);
+/// wip_model::escape::write_message(&mut out, &format!("{message}\u{202e}\nnext"))?;
+/// assert_eq!(out, "not found: \"a\\u001bb\"\\u202e\nnext");
 /// # Ok::<(), std::fmt::Error>(())
 /// ```
 pub fn write_message<W: fmt::Write + ?Sized>(out: &mut W, message: &str) -> fmt::Result {
     let mut rest = message;
     while let Some((at, c)) = rest
         .char_indices()
-        .find(|&(_, c)| c != '"' && c != '\\' && is_escaped(c))
+        .find(|&(_, c)| !matches!(c, '"' | '\\' | '\n') && is_escaped(c))
     {
         out.write_str(&rest[..at])?;
         write_escaped(out, &rest[at..at + c.len_utf8()])?;

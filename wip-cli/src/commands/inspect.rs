@@ -14,6 +14,7 @@ use wip_refs::{OperationNotation, SignatureRef};
 use wip_tools::{InspectOutcome, Inspection, WorldspaceError};
 
 use crate::cli::Format;
+use crate::commands::parse_path;
 use crate::connect::Connection;
 use crate::failure::{Failure, Result, account};
 use crate::output::{print_json, print_text, wire_json};
@@ -24,6 +25,8 @@ pub(crate) async fn run(
     target: &str,
     details: bool,
 ) -> Result<()> {
+    // A malformed target is a usage error named by its argument, as every command says it.
+    parse_path("TARGET", target)?;
     let report = connection.tools.inspect_report(target, details).await;
     let inspection = match report.outcome {
         InspectOutcome::Shown(inspection) => inspection,
