@@ -2,7 +2,7 @@
 //! module-level proxy each, whose keyword-only methods call an `invoke(target, operation, input)`
 //! that the host program provides (`wip_tools::binding::python`).
 
-use wip_tools::Worldspace;
+use wip_tools::InspectOutcome;
 use wip_tools::binding::python::python_module;
 
 use crate::commands::parse_path;
@@ -11,19 +11,24 @@ use crate::failure::{Failure, Result, account};
 use crate::output::print_text;
 
 pub(crate) async fn run(connection: &Connection, targets: &[String]) -> Result<()> {
-    // Each target's own failure, or its interfaces', decides the exit code; the module then
-    // reads the same observations and descriptors from the Known Space.
-    let worldspace = connection.tools.worldspace();
+    // Each target's own failure, or its interfaces', decides the exit code, within the
+    // command's deadline as every tool call is; the module then reads the same observations
+    // and descriptors from the Known Space.
     for target in targets {
-        let path = parse_path("TARGET", target)?;
-        let observation = Worldspace::resolve(worldspace, &path)
-            .await
-            .map_err(Failure::from_worldspace)?;
-        for reference in &observation.object.interfaces {
-            worldspace
-                .fetch_interface(reference)
-                .await
-                .map_err(Failure::from_worldspace)?;
+        parse_path("TARGET", target)?;
+        let report = connection.tools.inspect_report(target, false).await;
+        match report.outcome {
+            InspectOutcome::Shown(inspection) => {
+                if let Some((_, Err(error))) = inspection
+                    .interfaces
+                    .into_iter()
+                    .find(|(_, fetched)| fetched.is_err())
+                {
+                    return Err(Failure::from_worldspace(error));
+                }
+            }
+            InspectOutcome::Failed(error) => return Err(Failure::from_worldspace(error)),
+            _ => return Err(Failure::other(account(&report.output.text))),
         }
     }
     let module = python_module(&connection.tools, targets)
