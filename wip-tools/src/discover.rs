@@ -292,8 +292,9 @@ fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
     }
     write!(out, "failed observes: {}", page.failures.len())?;
     for (path, error) in page.failures.iter().take(MAX_FAILURES_SHOWN) {
-        write!(out, "; {} ", Quoted(path.as_str()))?;
-        write_failure_reason(out, error)?;
+        write!(out, "; {} (", Quoted(path.as_str()))?;
+        error.write_brief(out)?;
+        out.write_char(')')?;
     }
     if page.failures.len() > MAX_FAILURES_SHOWN {
         write!(
@@ -303,23 +304,6 @@ fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
         )?;
     }
     out.write_str(".\n")
-}
-
-/// A failed observe's reason in a few words.
-fn write_failure_reason(out: &mut Writer, error: &WorldspaceError) -> fmt::Result {
-    match error {
-        WorldspaceError::Protocol(error) => {
-            write!(out, "({}: {})", error.code, Quoted(&error.message))
-        }
-        WorldspaceError::Unavailable { message } => {
-            out.write_char('(')?;
-            wip_model::escape::write_message(out, message)?;
-            out.write_char(')')
-        }
-        WorldspaceError::DeadlinePassed => {
-            out.write_str("(the deadline passed before it answered)")
-        }
-    }
 }
 
 /// How many failed observes a page names; the count covers the rest.

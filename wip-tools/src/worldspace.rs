@@ -170,6 +170,31 @@ pub enum WorldspaceError {
     DeadlinePassed,
 }
 
+impl WorldspaceError {
+    /// Writes the error in one line for a person or a model, Host text escaped once: the code
+    /// and the quoted message of a protocol error, the account of an unavailable Worldspace, or
+    /// that the deadline passed.
+    ///
+    /// ```
+    /// let mut line = String::new();
+    /// wip_tools::WorldspaceError::DeadlinePassed.write_brief(&mut line)?;
+    /// assert_eq!(line, "the deadline passed before the host answered");
+    /// # Ok::<(), std::fmt::Error>(())
+    /// ```
+    pub fn write_brief<W: std::fmt::Write + ?Sized>(&self, out: &mut W) -> std::fmt::Result {
+        match self {
+            Self::Protocol(error) => write!(
+                out,
+                "{}: {}",
+                error.code,
+                wip_model::escape::Quoted(&error.message)
+            ),
+            Self::Unavailable { message } => wip_model::escape::write_message(out, message),
+            Self::DeadlinePassed => write!(out, "{self}"),
+        }
+    }
+}
+
 macro_rules! forward {
     ($($pointer:ty),*) => {$(
         #[async_trait]

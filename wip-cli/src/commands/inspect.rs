@@ -111,13 +111,10 @@ fn missing_interfaces(inspection: &Inspection) -> Result<()> {
 
 /// One failed retrieval in a line, Host text escaped once.
 pub(crate) fn error_line(error: &WorldspaceError) -> String {
-    match error {
-        WorldspaceError::Protocol(error) => {
-            format!("{}: {}", error.code, wip_refs::Quoted(&error.message))
-        }
-        WorldspaceError::Unavailable { message } => wip_model::escape::Message(message).to_string(),
-        other => other.to_string(),
-    }
+    let mut line = String::new();
+    // Writing into a String cannot fail.
+    let _ = error.write_brief(&mut line);
+    line
 }
 
 /// A failed retrieval as `{"code", "message"}` (`code` is `unavailable` when nothing answered,
