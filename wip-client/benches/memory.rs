@@ -2,7 +2,8 @@
 //! index, plus its pooled connection) after crawling a wip-demo world of 100,000 generated
 //! issues over loopback, per Object entry held, measured with a counting global allocator. The
 //! crawl runs twice, with the default index and with one that keeps nothing, so that the
-//! index's share shows apart.
+//! index's share shows apart. A third crawl drives a bare Known Space by hand (its sans-IO API)
+//! over the same transport, then drops it part by part to print each part's share.
 //!
 //! The demo Host runs in this process: its world is generated before the first measurement, and
 //! what it allocates to answer is freed once the answers are sent, so the difference between
@@ -16,11 +17,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cap::Cap;
+use wip_client::space::Completion;
 use wip_client::{
-    Client, ClientOptions, CrawlBudget, Endpoint, HttpOptions, HttpTransport, NoIndex, Session,
+    Client, ClientOptions, CrawlBudget, Endpoint, HttpOptions, HttpTransport, KnownSpace, NoIndex,
+    Session, SpaceLimits, Transport,
 };
 use wip_demo::{DemoOptions, DemoServer};
-use wip_model::Path;
+use wip_model::{ObserveRequest, Path};
 
 #[global_allocator]
 static ALLOCATOR: Cap<System> = Cap::new(System, usize::MAX);
@@ -61,7 +64,47 @@ fn main() {
             index as f64 / objects as f64,
             without as f64 / objects as f64
         );
+        parts(&server).await;
         server.shutdown().await;
+    });
+}
+
+/// Crawls the world into a Known Space driven by hand, one observe at a time, then prints what
+/// each of its parts held, per Object entry.
+async fn parts(server: &DemoServer) {
+    let before = ALLOCATOR.allocated();
+    let endpoint = Endpoint::parse(&server.endpoint()).expect("an endpoint");
+    let session = Session {
+        endpoint: endpoint.to_string(),
+        security_context: "anonymous".to_owned(),
+    };
+    let transport = HttpTransport::new(endpoint, HttpOptions::default()).expect("a transport");
+    let mut space = KnownSpace::new(session, SpaceLimits::default()).expect("a space");
+    let root = Path::root();
+    while let Some(path) = space.unexplored(&root).into_iter().next() {
+        let id = space.begin_observe(&path);
+        let request = ObserveRequest { path, depth: 2 };
+        let outcome = transport.observe(&request).await;
+        let completion = space.complete_observe(id, &outcome);
+        assert!(
+            matches!(completion, Completion::Applied { .. }),
+            "{completion:?}"
+        );
+    }
+    drop(transport);
+    let objects = space.object_count();
+    let mut last = ALLOCATOR.allocated();
+    println!(
+        "parts: a Known Space driven by hand holds {:.0} bytes per Object entry ({objects} entries):",
+        last.saturating_sub(before) as f64 / objects as f64
+    );
+    space.release(|part| {
+        let now = ALLOCATOR.allocated();
+        println!(
+            "  {part}: {:.0} bytes per entry",
+            last.saturating_sub(now) as f64 / objects as f64
+        );
+        last = now;
     });
 }
 

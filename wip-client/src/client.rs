@@ -10,108 +10,17 @@ use tracing::Instrument;
 use wip_model::escape::Escaped;
 use wip_model::validate::{ValidationError, validate_arguments};
 use wip_model::{
-    CallOperationRequest, FetchInterfaceRequest, FoundEntry, InterfaceReference, InterfaceTarget,
-    Object, ObjectObservation, ObserveRequest, Path, ProtocolError, ProtocolErrorCode, Target,
-    ValidDescriptor, Validator, Value, entries_of,
+    CallOperationRequest, FetchInterfaceRequest, InterfaceReference, InterfaceTarget, Object,
+    ObjectObservation, ObserveRequest, Path, Target, ValidDescriptor, Validator, Value,
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::flight::{Flight, Joined, Lead};
 use crate::space::{
-    CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
+    CallError, CallSuccess, ClientError, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
+    classify_call, settle,
 };
 use crate::transport::{Reply, Transport, TransportError};
-
-/// Why a retrieval (observe, fetch) failed.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ClientError {
-    /// The Host returned a protocol error.
-    #[error("host returned {}: {}", error.code.as_str(), Escaped(&error.message))]
-    Protocol {
-        /// The error.
-        error: ProtocolError,
-    },
-    /// The transport failed.
-    #[error(transparent)]
-    Transport(#[from] TransportError),
-    /// The response contradicts what the Known Space holds (wire-v1 §5).
-    #[error("invalid response: {0}")]
-    InvalidResponse(String),
-    /// The request ended without an answer (its runtime shut down).
-    #[error("the request was abandoned")]
-    Abandoned,
-    /// The caller's deadline passed before the answer came; the request may still complete in
-    /// the Known Space.
-    #[error("the deadline passed before the host answered")]
-    DeadlinePassed,
-}
-
-/// Why a call did not succeed. Only [`CallError::OutcomeUnknown`] leaves open whether the
-/// operation ran; the client never retries a call.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CallError {
-    /// The Object or the interface could not be observed; nothing was sent.
-    #[error("could not prepare the call: {0}")]
-    Prepare(#[source] ClientError),
-    /// The interface is not one of the Object's; nothing was sent.
-    #[error("the interface is not one of the object's interfaces")]
-    NotAMember,
-    /// The descriptor declares no such operation; nothing was sent.
-    #[error("the interface declares no operation {}", Escaped(operation))]
-    UnknownOperation {
-        /// The operation asked for.
-        operation: String,
-    },
-    /// The arguments do not fit the operation; nothing was sent.
-    #[error("invalid arguments: {0}")]
-    InvalidArguments(String),
-    /// The Host refused the call with a protocol error; the operation did not run (or was
-    /// rolled back).
-    #[error("host refused the call: {}: {}", error.code.as_str(), Escaped(&error.message))]
-    Refused {
-        /// The error.
-        error: ProtocolError,
-    },
-    /// The request never left the client; the operation did not run.
-    #[error("call not sent: {0}")]
-    NotSent(#[source] TransportError),
-    /// The operation may or may not have run. Never retried automatically.
-    #[error("outcome unknown ({reason:?}): {detail}")]
-    OutcomeUnknown {
-        /// Why.
-        reason: UnknownReason,
-        /// What happened, for diagnostics.
-        detail: String,
-    },
-}
-
-/// Why a call's outcome is unknown (wire-v1 §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnknownReason {
-    /// The Host said `operation_outcome_unknown`.
-    Protocol,
-    /// No complete response in time.
-    Timeout,
-    /// The connection failed after the request may have been sent.
-    Disconnect,
-    /// The response could not be decoded or contradicted the protocol.
-    ResponseDecode,
-    /// The call's future was dropped after dispatch.
-    Dropped,
-}
-
-/// A successful call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CallSuccess {
-    /// The result, valid for the operation's return type.
-    pub result: Value,
-    /// Every entry in the result, in order.
-    pub entries: Vec<FoundEntry>,
-    /// The Object validator after the call, if the Host sent one.
-    pub validator: Option<Validator>,
-}
 
 /// An interface observation as calls use it.
 #[derive(Debug, Clone, PartialEq)]
@@ -296,7 +205,9 @@ impl Client {
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
     pub async fn resolve(&self, path: &Path) -> Result<Object, ClientError> {
         {
-            if let Some(object) = self.state().space.use_fresh_object(path).cloned() {
+            let mut state = self.state();
+            if let Some(object) = state.space.fresh_object(path) {
+                state.space.touch(path);
                 return Ok(object);
             }
         }
@@ -314,10 +225,10 @@ impl Client {
                     reference: reference.clone(),
                     descriptor: known
                         .descriptor
-                        .clone()
+                        .cloned()
                         .expect("a fresh interface holds its descriptor"),
-                    validator: known.validator.clone(),
-                    scope_ref: known.scope_ref.clone(),
+                    validator: known.validator.cloned(),
+                    scope_ref: known.scope_ref.cloned(),
                 });
             }
             match state.fetches.entry(reference.clone()) {
@@ -425,14 +336,16 @@ impl Client {
         reference: &InterfaceReference,
         operation: &str,
     ) -> Result<Prepared, CallError> {
-        // What the call needs of the Object, read in place when a fresh observation is held
-        // (as resolve would, without copying the Object), or from a new depth-0 observe.
-        let held = self.state().space.use_fresh_object(path).map(|object| {
-            (
-                object.interfaces.contains(reference),
-                object.validator.clone(),
-            )
-        });
+        // What the call needs of the Object: the fresh observation held (as resolve would),
+        // or a new depth-0 observe.
+        let held = {
+            let mut state = self.state();
+            let object = state.space.fresh_object(path);
+            if object.is_some() {
+                state.space.touch(path);
+            }
+            object.map(|object| (object.interfaces.contains(reference), object.validator))
+        };
         let (member, validator) = match held {
             Some(held) => held,
             None => {
@@ -519,67 +432,7 @@ impl Client {
                 .call_operation(&request, &descriptor)
                 .await;
             started.record(&status_of(&outcome));
-            let (space_outcome, result) = match outcome {
-                Ok(Reply::Success(response)) => {
-                    // The operation exists: prepare checked it against this same descriptor.
-                    let returns = &descriptor
-                        .operation(operation)
-                        .expect("checked in prepare")
-                        .returns
-                        .ty;
-                    match entries_of(&descriptor, returns, &response.result) {
-                        Ok(entries) => (
-                            CallOutcome::Success {
-                                validator: response.validator.clone(),
-                            },
-                            Ok(CallSuccess {
-                                result: response.result,
-                                entries,
-                                validator: response.validator,
-                            }),
-                        ),
-                        Err(error) => (
-                            CallOutcome::Unknown,
-                            Err(CallError::OutcomeUnknown {
-                                reason: UnknownReason::ResponseDecode,
-                                detail: error.to_string(),
-                            }),
-                        ),
-                    }
-                }
-                Ok(Reply::Failure { error, .. })
-                    if error.code == ProtocolErrorCode::OperationOutcomeUnknown =>
-                {
-                    (
-                        CallOutcome::Failure(error.code),
-                        Err(CallError::OutcomeUnknown {
-                            reason: UnknownReason::Protocol,
-                            detail: Escaped(&error.message).to_string(),
-                        }),
-                    )
-                }
-                Ok(Reply::Failure { error, .. }) => (
-                    CallOutcome::Failure(error.code),
-                    Err(CallError::Refused { error }),
-                ),
-                Err(error) if !error.may_have_reached_host() => {
-                    (CallOutcome::NotDispatched, Err(CallError::NotSent(error)))
-                }
-                Err(error) => {
-                    let reason = match &error {
-                        TransportError::Timeout { .. } => UnknownReason::Timeout,
-                        TransportError::Disconnect { .. } => UnknownReason::Disconnect,
-                        _ => UnknownReason::ResponseDecode,
-                    };
-                    (
-                        CallOutcome::Unknown,
-                        Err(CallError::OutcomeUnknown {
-                            reason,
-                            detail: error.to_string(),
-                        }),
-                    )
-                }
-            };
+            let (space_outcome, result) = classify_call(outcome, &descriptor, operation);
             {
                 let mut state = self.state();
                 state.space.complete_call(id, &space_outcome);
@@ -735,22 +588,6 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// A retrieval's result for its callers: the Known Space's verdict first (a response that
-/// contradicts what it holds is invalid, whatever it says), then the Host's reply, mapped by
-/// `success`, its protocol error, or the transport's failure.
-fn settle<T, U>(
-    outcome: Result<Reply<T>, TransportError>,
-    completion: Completion,
-    success: impl FnOnce(T) -> U,
-) -> Result<U, ClientError> {
-    match (outcome, completion) {
-        (_, Completion::InvalidResponse(reason)) => Err(ClientError::InvalidResponse(reason)),
-        (Ok(Reply::Success(value)), _) => Ok(success(value)),
-        (Ok(Reply::Failure { error, .. }), _) => Err(ClientError::Protocol { error }),
-        (Err(error), _) => Err(ClientError::Transport(error)),
-    }
 }
 
 fn status_of<T>(outcome: &Result<Reply<T>, TransportError>) -> Cow<'static, str> {

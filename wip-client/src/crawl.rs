@@ -8,7 +8,8 @@ use std::time::Instant;
 use tokio::task::JoinSet;
 use wip_model::{ObjectObservation, Path};
 
-use crate::client::{Client, ClientError};
+use crate::client::Client;
+use crate::space::ClientError;
 
 /// The bounds of a crawl.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -71,9 +71,10 @@ mod flight;
 pub mod space;
 
 pub use bm25::Bm25Index;
-pub use client::{
-    CallError, CallSuccess, Client, ClientError, ClientOptions, InterfaceObservation, UnknownReason,
-};
+pub use client::{Client, ClientOptions, InterfaceObservation};
 pub use crawl::{CrawlBudget, CrawlReport};
 pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex, TokenIndex};
-pub use space::{KnownSpace, ObservationState, Session, SpaceLimits};
+pub use space::{
+    CallError, CallSuccess, ClientError, KnownSpace, ObservationState, Session, SpaceLimits,
+    UnknownReason,
+};

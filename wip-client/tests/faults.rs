@@ -538,8 +538,7 @@ async fn a_reordered_older_answer_does_not_overwrite_a_newer_one() {
     open.send(()).unwrap();
     let tree = slow.await.unwrap().unwrap();
     assert_eq!(tree.object.validator, Some(Validator::new(b"v1".to_vec())));
-    let held =
-        client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator.clone());
+    let held = client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator);
     assert_eq!(held, Some(Validator::new(b"v2".to_vec())));
     // The whole older answer was rejected: not even the children it alone had were written.
     assert!(client.with_space(|space| space.object(&Path::new("/a").unwrap()).is_none()));
@@ -905,8 +904,7 @@ async fn an_older_deep_observe_does_not_overwrite_a_newer_shallow_one() {
     host.version.store(1, Ordering::SeqCst);
     open.send(()).unwrap();
     let _ = deep.await.unwrap();
-    let held =
-        client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator.clone());
+    let held = client.with_space(|space| space.fresh_object(&Path::root()).unwrap().validator);
     assert_eq!(held, Some(Validator::new(b"v2".to_vec())));
     client.with_space(|space| assert_eq!(space.in_flight(), 0));
 }

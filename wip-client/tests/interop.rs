@@ -100,7 +100,7 @@ async fn crawl_discover_resolve_and_fetch_every_interface() {
         space
             .paths()
             .filter_map(|p| space.fresh_object(p))
-            .flat_map(|object| object.interfaces.iter().cloned())
+            .flat_map(|object| object.interfaces)
             .collect()
     });
     assert!(references.len() > 10);
@@ -228,7 +228,7 @@ async fn calls_succeed_invalid_arguments_stay_home_and_a_stale_validator_is_refu
     assert_eq!(after.requested - closes.requested, 1);
     assert_eq!(after.executed - closes.executed, 1);
     // The validator the call returned is the one the Known Space holds now.
-    let held = ours.with_space(|s| s.fresh_object(&issue).unwrap().validator.clone());
+    let held = ours.with_space(|s| s.fresh_object(&issue).unwrap().validator);
     assert_eq!(held, closed.validator);
     server.shutdown().await;
 }
@@ -349,7 +349,7 @@ async fn lab_archive_retires_the_scope_and_revise_retires_the_descriptor() {
         "{mismatch:?}"
     );
     assert_eq!(
-        client.with_space(|s| s.interface(&board).unwrap().state.clone()),
+        client.with_space(|s| s.interface(&board).unwrap().state),
         ObservationState::Stale
     );
     client
@@ -364,7 +364,7 @@ async fn lab_archive_retires_the_scope_and_revise_retires_the_descriptor() {
         Some("lab-project:alpha/2")
     );
     assert_eq!(
-        client.with_space(|s| s.interface(&board).unwrap().state.clone()),
+        client.with_space(|s| s.interface(&board).unwrap().state),
         ObservationState::Fresh
     );
 

@@ -19,9 +19,10 @@ use crate::worldspace::{
 ///
 /// # search
 ///
-/// - **Crawl.** The unexplored part of the scope is read from the Known Space: every held Object
-///   at or below the scope whose children were never observed, and the scope itself when nothing
-///   of it is held yet. Those are expanded together by [`Client::crawl_from`] at the default
+/// - **Crawl.** The unexplored part of the scope is the Known Space's answer
+///   ([`KnownSpace::unexplored`](wip_client::KnownSpace::unexplored)): every held Object at or
+///   below the scope whose children were never observed, and the scope itself when nothing of
+///   it is held yet. Those are expanded together by [`Client::crawl_from`] at the default
 ///   crawl depth and concurrency, the requests of all of them bounded by
 ///   [`SearchRequest::crawl_budget`] and none sent after [`SearchRequest::deadline`]. Already
 ///   explored subtrees are not observed again. A path whose observe fails stays unexplored, so
@@ -34,15 +35,14 @@ use crate::worldspace::{
 ///   the same index line up.
 /// - **Empty query.** The index ranks by query words and returns nothing for none, so an empty
 ///   query lists the discoverable entries of the scope from the Known Space
-///   ([`Client::with_space`]) in path order.
+///   ([`KnownSpace::discoverable_in`](wip_client::KnownSpace::discoverable_in)) in path order.
 /// - **`total`** is the exact number of indexed entries of the scope that match the query (that
 ///   contain at least one of its words, as the index tokenises them), or all indexed entries of
 ///   the scope for an empty query. It says nothing of entries not crawled yet: `coverage` does.
 /// - **`coverage`**: `indexed` counts the discoverable entries at or below the scope (the scope
 ///   itself included when it is discoverable, as [`Client::discover`] searches it too);
-///   `crawled` counts the observe requests this search sent; `unexplored` counts the held Objects
-///   of the scope whose children are still unobserved after the crawl, plus one for the scope
-///   itself when nothing of it is held.
+///   `crawled` counts the observe requests this search sent; `unexplored` counts what
+///   [`KnownSpace::unexplored`](wip_client::KnownSpace::unexplored) names after the crawl.
 /// - Each hit carries the Object as last observed, which may be older than the Host's current
 ///   state; `resolve` gives a current one.
 ///
@@ -74,13 +74,7 @@ impl Worldspace for Client {
         let crawled = crawl_unexplored(self, &request).await?;
         Ok(self.with_space(|space| {
             let matching: Vec<Path> = if request.query.trim().is_empty() {
-                space
-                    .paths()
-                    .filter(|path| {
-                        request.scope.is_ancestor_or_self_of(path) && space.is_discoverable(path)
-                    })
-                    .cloned()
-                    .collect()
+                space.discoverable_in(&request.scope).cloned().collect()
             } else {
                 // The index holds no more documents than this, so nothing that matches is cut.
                 let all = space.discoverable_count();
@@ -95,40 +89,22 @@ impl Worldspace for Client {
                 .skip(request.offset)
                 .take(request.limit)
                 .filter_map(|path| {
-                    let object = space.object(path)?.object?.clone();
+                    let object = space.object(path)?.object?;
                     Some(SearchHit {
                         path: path.clone(),
                         object,
                     })
                 })
                 .collect();
-            let mut indexed = 0;
-            let mut unexplored = 0;
-            let mut scope_held = false;
-            for path in space.paths() {
-                if !request.scope.is_ancestor_or_self_of(path) {
-                    continue;
-                }
-                let Some(known) = space.object(path) else {
-                    continue;
-                };
-                if known.discoverable {
-                    indexed += 1;
-                }
-                if known.object.is_some() {
-                    scope_held |= *path == request.scope;
-                    if known.children.is_none() {
-                        unexplored += 1;
-                    }
-                }
-            }
+            let indexed = space.discoverable_in(&request.scope).count();
+            let unexplored = space.unexplored(&request.scope).len();
             SearchPage {
                 hits,
                 total: matching.len(),
                 coverage: Coverage {
                     indexed,
                     crawled: crawled.requests,
-                    unexplored: unexplored + usize::from(!scope_held),
+                    unexplored,
                     deadline_passed: crawled.deadline_passed,
                 },
                 failures: crawled.failures,
@@ -223,26 +199,12 @@ async fn crawl_unexplored(
     request: &SearchRequest,
 ) -> Result<Crawled, WorldspaceError> {
     let scope = &request.scope;
-    // The client offers no range query over the Known Space, so this walks every held path:
-    // linear in the Known Space (bounded by its object limit) and done under the client's lock.
+    // The Known Space answers what is left to explore with a range of its paths.
     let (frontier, scope_held) = client.with_space(|space| {
-        let mut frontier: Vec<Path> = space
-            .paths()
-            .filter(|path| scope.is_ancestor_or_self_of(path))
-            .filter(|path| {
-                space
-                    .object(path)
-                    .is_some_and(|known| known.object.is_some() && known.children.is_none())
-            })
-            .cloned()
-            .collect();
         let scope_held = space
             .object(scope)
             .is_some_and(|known| known.object.is_some());
-        if !scope_held {
-            frontier.push(scope.clone());
-        }
-        (frontier, scope_held)
+        (space.unexplored(scope), scope_held)
     });
     let budget = CrawlBudget {
         max_objects: usize::MAX,

@@ -1,24 +1,110 @@
-//! The Known Space's Object entries by path: a hash map for the lookups every request makes,
-//! and the same paths in order beside it, for subtree ranges and walks in path order.
+//! Objects: the entries by path, the children lists of their trees, and the index of `ref`s
+//! that keeps the paths of one Object consistent.
 //!
-//! An ordered map alone made each lookup a descent through its nodes, comparing the path with
-//! a dozen others that share most of their bytes; the hash map finds it with one hash and one
-//! comparison. The map hashes with std's randomly keyed SipHash: the paths come from Hosts.
+//! Invariants:
+//! - An entry's path has one home, the key of `entries`; every other structure of the part
+//!   clones that `Path` (a shared string), never builds another.
+//! - `by_ref` holds `(r, p)` exactly when the entry at `p` holds an Object whose `ref` is `r`,
+//!   so the holders of one Object are a range of it.
+//! - Every entry is in the eviction order once, from its insertion to its removal.
+//! - An entry holds an Object, or a request is out for it; one that does neither is removed
+//!   ([`KnownSpace::drop_empty`](super::KnownSpace)).
+//! - Interface lists and descriptions are interned ([`Interned`]): Objects that expose the
+//!   same interfaces, or carry the same text, share one copy.
 
-use std::collections::BTreeSet;
-use std::collections::hash_map::{self, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
+use std::sync::Arc;
 
-use wip_model::Path;
+use wip_model::validate::validate_object_consistency;
+use wip_model::{InterfaceReference, Object, ObjectObservation, ObjectRef, Path, Str, Validator};
 
-use super::ObjectEntry;
+use super::RequestId;
+use super::eviction::{Lru, Slot};
+use super::interned::Interned;
+use super::requests::Observation;
 
-/// Object entries by path, iterated in path order.
-#[derive(Default)]
+/// One Object entry.
+#[derive(Debug)]
+pub(super) struct ObjectEntry {
+    /// The last representation observed (its validator may come from a later call).
+    pub(super) object: Option<HeldObject>,
+    /// Child names in the Host's order; `None` when the children were never observed.
+    pub(super) children: Option<Box<[Str]>>,
+    pub(super) observation: Observation,
+    /// Set when the validator was written by a call, not an observation: the representation is
+    /// then not evidence for the consistency rule.
+    pub(super) validator_from_call: bool,
+    /// Whether the entry came back as a child of an observe tree (and is in the index).
+    pub(super) discoverable: bool,
+    slot: Slot,
+}
+
+/// An Object as the Known Space holds it: its interface list and description interned.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct HeldObject {
+    pub(super) name: Str,
+    pub(super) description: Option<Arc<str>>,
+    pub(super) interfaces: Arc<[InterfaceReference]>,
+    pub(super) object_ref: Option<ObjectRef>,
+    pub(super) validator: Option<Validator>,
+}
+
+impl HeldObject {
+    /// The Object, as the protocol model has it.
+    pub(super) fn to_object(&self) -> Object {
+        Object {
+            name: self.name.clone(),
+            description: self.description.as_deref().map(Str::from),
+            interfaces: self.interfaces.to_vec(),
+            object_ref: self.object_ref.clone(),
+            validator: self.validator.clone(),
+        }
+    }
+
+    fn is(&self, object: &Object) -> bool {
+        self.name == object.name
+            && self.description.as_deref() == object.description.as_deref()
+            && *self.interfaces == *object.interfaces
+            && self.object_ref == object.object_ref
+            && self.validator == object.validator
+    }
+}
+
+/// The consistency rule of wire-v1 §5 for two valid observations: the same `ref` and the same
+/// validator mean the same representation.
+pub(super) fn consistent(held: &HeldObject, object: &Object) -> Result<(), String> {
+    let same_evidence = held.object_ref.is_some()
+        && held.object_ref == object.object_ref
+        && held.validator.is_some()
+        && held.validator == object.validator;
+    if !same_evidence || held.is(object) {
+        return Ok(());
+    }
+    // The model's check words the error.
+    validate_object_consistency(&held.to_object(), object).map_err(|error| error.to_string())
+}
+
+/// What writing a node changed, for the rest of the Known Space.
+pub(super) struct Written {
+    /// The entry's `ref` before the write.
+    pub(super) old_ref: Option<ObjectRef>,
+    /// The child names held before, when the node brought children.
+    pub(super) old_children: Option<Box<[Str]>>,
+    /// Whether the entry is discoverable now.
+    pub(super) discoverable: bool,
+}
+
+/// The Object entries of one Known Space.
+#[derive(Debug, Default)]
 pub(super) struct Objects {
-    entries: HashMap<Path, ObjectEntry>,
-    /// The paths of `entries`, in order.
-    order: BTreeSet<Path>,
+    /// Boxed entries: a B-tree keeps its nodes a third empty on average, and boxing makes that
+    /// slack cost a pointer instead of a whole entry (the memory bench's per-entry figure).
+    entries: BTreeMap<Path, Box<ObjectEntry>>,
+    by_ref: BTreeSet<(ObjectRef, Path)>,
+    lists: Interned<[InterfaceReference]>,
+    texts: Interned<str>,
+    order: Lru<Path>,
 }
 
 impl Objects {
@@ -27,50 +113,198 @@ impl Objects {
     }
 
     pub(super) fn get(&self, path: &Path) -> Option<&ObjectEntry> {
-        self.entries.get(path)
+        self.entries.get(path).map(|entry| &**entry)
     }
 
     pub(super) fn get_mut(&mut self, path: &Path) -> Option<&mut ObjectEntry> {
-        self.entries.get_mut(path)
+        self.entries.get_mut(path).map(|entry| &mut **entry)
     }
 
-    pub(super) fn contains_key(&self, path: &Path) -> bool {
-        self.entries.contains_key(path)
-    }
-
-    /// The entry at `path`, made empty ([`ObjectEntry::new`]) when there was none.
+    /// The entry at `path`, made empty when there was none (and then the most recently used).
     pub(super) fn get_or_insert(&mut self, path: &Path) -> &mut ObjectEntry {
-        match self.entries.entry(path.clone()) {
-            hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            hash_map::Entry::Vacant(entry) => {
-                self.order.insert(path.clone());
-                entry.insert(ObjectEntry::new())
-            }
+        let order = &mut self.order;
+        self.entries.entry(path.clone()).or_insert_with(|| {
+            Box::new(ObjectEntry {
+                object: None,
+                children: None,
+                observation: Observation::default(),
+                validator_from_call: false,
+                discoverable: false,
+                slot: order.push(path.clone()),
+            })
+        })
+    }
+
+    /// Marks the entry at `path` as just used.
+    pub(super) fn touch(&mut self, path: &Path) {
+        if let Some(entry) = self.entries.get(path) {
+            self.order.touch(entry.slot);
         }
     }
 
-    pub(super) fn remove(&mut self, path: &Path) -> Option<ObjectEntry> {
-        let removed = self.entries.remove(path)?;
-        self.order.remove(path);
-        Some(removed)
-    }
-
-    /// Every path, in order.
-    pub(super) fn paths(&self) -> impl Iterator<Item = &Path> {
-        self.order.iter()
+    /// Removes the entry at `path` from every structure of the part.
+    pub(super) fn remove(&mut self, path: &Path) -> Option<Box<ObjectEntry>> {
+        let mut entry = self.entries.remove(path)?;
+        self.order.remove(entry.slot);
+        if let Some(held) = entry.object.take() {
+            self.forget(path, held);
+        }
+        Some(entry)
     }
 
     /// Every entry, in path order.
     pub(super) fn iter(&self) -> impl Iterator<Item = (&Path, &ObjectEntry)> {
-        self.order.iter().map(|path| (path, &self.entries[path]))
+        self.entries.iter().map(|(path, entry)| (path, &**entry))
     }
 
-    /// The paths within `range`, in order.
-    pub(super) fn paths_in<'a>(
-        &'a self,
-        range: (Bound<&'a str>, Bound<&'a str>),
-    ) -> impl Iterator<Item = &'a Path> {
-        self.order.range::<str, _>(range)
+    /// The entries at or below `scope`, in path order.
+    pub(super) fn subtree(&self, scope: &Path) -> impl Iterator<Item = (&Path, &ObjectEntry)> {
+        let at = self.entries.get_key_value(scope);
+        let prefix = if scope.is_root() {
+            "/".to_owned()
+        } else {
+            format!("{}/", scope.as_str())
+        };
+        // '0' follows '/' in byte order: the range holds exactly the paths under the prefix.
+        let end = format!("{}0", &prefix[..prefix.len() - 1]);
+        let below = self
+            .entries
+            .range::<str, _>((
+                Bound::Included(prefix.as_str()),
+                Bound::Excluded(end.as_str()),
+            ))
+            .filter(move |(path, _)| *path != scope);
+        at.into_iter()
+            .chain(below)
+            .map(|(path, entry)| (path, &**entry))
+    }
+
+    /// The paths that hold the Object `object_ref`.
+    pub(super) fn holders<'a>(&'a self, object_ref: &ObjectRef) -> impl Iterator<Item = &'a Path> {
+        let from = (object_ref.clone(), Path::root());
+        let object_ref = object_ref.clone();
+        self.by_ref
+            .range(from..)
+            .take_while(move |(held, _)| *held == object_ref)
+            .map(|(_, path)| path)
+    }
+
+    /// `object` against every held observation of the same `ref` (an entry whose validator a
+    /// call wrote is no evidence).
+    pub(super) fn check_held(&self, object: &Object) -> Result<(), String> {
+        let Some(object_ref) = &object.object_ref else {
+            return Ok(());
+        };
+        for path in self.holders(object_ref) {
+            if let Some(entry) = self.entries.get(path)
+                && !entry.validator_from_call
+                && let Some(held) = &entry.object
+            {
+                consistent(held, object)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `node`, observed by request `id`, at `path`; `child` when it came as a child of
+    /// the observed tree (which makes it discoverable).
+    pub(super) fn write(
+        &mut self,
+        id: RequestId,
+        path: &Path,
+        node: &ObjectObservation,
+        child: bool,
+    ) -> Written {
+        let object = &node.object;
+        let interfaces = self.lists.get(&object.interfaces);
+        let description = object
+            .description
+            .as_deref()
+            .map(|text| self.texts.get(text));
+        let entry = self.get_or_insert(path);
+        let old = entry.object.take();
+        let old_children = match &node.children {
+            Some(children) => {
+                let names = children.iter().map(|c| c.object.name.clone()).collect();
+                entry.children.replace(names)
+            }
+            None => None,
+        };
+        entry.object = Some(HeldObject {
+            name: object.name.clone(),
+            description,
+            interfaces,
+            object_ref: object.object_ref.clone(),
+            validator: object.validator.clone(),
+        });
+        entry.validator_from_call = false;
+        entry.observation.written(id);
+        entry.discoverable |= child;
+        let discoverable = entry.discoverable;
+        let slot = entry.slot;
+        self.order.touch(slot);
+        let old_ref = old.as_ref().and_then(|held| held.object_ref.clone());
+        if let Some(old) = old {
+            self.forget(path, old);
+        }
+        if let Some(object_ref) = &object.object_ref {
+            self.by_ref.insert((object_ref.clone(), path.clone()));
+        }
+        Written {
+            old_ref,
+            old_children,
+            discoverable,
+        }
+    }
+
+    /// What `held`, no longer at `path`, leaves behind: its place in the index of refs, and its
+    /// shared values.
+    fn forget(&mut self, path: &Path, held: HeldObject) {
+        if let Some(object_ref) = held.object_ref {
+            self.by_ref.remove(&(object_ref, path.clone()));
+        }
+        self.lists.release(held.interfaces);
+        if let Some(text) = held.description {
+            self.texts.release(text);
+        }
+    }
+
+    /// The entries to evict to come down to `limit`, sparing those `spared` keeps.
+    pub(super) fn victims(&self, limit: usize, spared: impl Fn(&Path) -> bool) -> Vec<Path> {
+        self.order.victims(self.entries.len(), limit, |path| {
+            spared(path)
+                || self
+                    .entries
+                    .get(path)
+                    .is_some_and(|entry| entry.observation.is_loading())
+        })
+    }
+}
+
+impl Objects {
+    /// Drops the part piece by piece, calling `dropped` after each (see
+    /// [`KnownSpace::release`](super::KnownSpace::release)).
+    pub(super) fn release(self, dropped: &mut impl FnMut(&'static str)) {
+        let Self {
+            mut entries,
+            by_ref,
+            lists,
+            texts,
+            order,
+        } = self;
+        drop(order);
+        dropped("object eviction order");
+        drop(by_ref);
+        dropped("ref index");
+        drop((lists, texts));
+        dropped("interned tables");
+        for entry in entries.values_mut() {
+            entry.object = None;
+            entry.children = None;
+        }
+        dropped("objects' data (texts, children, interface lists)");
+        drop(entries);
+        dropped("object entries (paths, states)");
     }
 }
 
@@ -78,36 +312,62 @@ impl Objects {
 mod tests {
     use super::*;
 
+    impl Objects {
+        fn lists_len(&self) -> usize {
+            self.lists.len()
+        }
+    }
+
     fn path(text: &str) -> Path {
         Path::new(text).expect("a path")
     }
 
-    #[test]
-    fn entries_are_found_by_path_and_walked_in_order() {
-        let mut objects = Objects::default();
-        for text in ["/b", "/a/x", "/a", "/c", "/a/y"] {
-            objects.get_or_insert(&path(text)).revision = super::super::RequestId(7);
+    fn node(name: &str, object_ref: &str, interface: &str) -> ObjectObservation {
+        ObjectObservation {
+            object: Object {
+                name: name.into(),
+                description: None,
+                interfaces: vec![InterfaceReference::new(
+                    Path::root(),
+                    wip_model::InterfaceName::new(interface).unwrap(),
+                )],
+                object_ref: Some(ObjectRef::new(object_ref)),
+                validator: None,
+            },
+            children: None,
         }
-        // A second insertion finds the entry that is there.
-        objects.get_or_insert(&path("/a")).discoverable = true;
-        assert_eq!(objects.len(), 5);
-        let order: Vec<&str> = objects.paths().map(Path::as_str).collect();
-        assert_eq!(order, ["/a", "/a/x", "/a/y", "/b", "/c"]);
-        assert!(
-            objects
-                .get(&path("/a"))
-                .is_some_and(|entry| entry.discoverable)
-        );
-        let below: Vec<&str> = objects
-            .paths_in((Bound::Included("/a/"), Bound::Excluded("/a0")))
+    }
+
+    #[test]
+    fn refs_index_their_holders_and_interface_lists_are_shared_while_used() {
+        let mut objects = Objects::default();
+        let id = |n| RequestId(std::num::NonZeroU64::new(n).unwrap());
+        objects.write(id(1), &path("/a"), &node("a", "r", "x"), false);
+        objects.write(id(2), &path("/b"), &node("b", "r", "x"), true);
+        objects.write(id(3), &path("/c"), &node("c", "s", "y"), true);
+        let holders: Vec<&str> = objects
+            .holders(&ObjectRef::new("r"))
             .map(Path::as_str)
             .collect();
-        assert_eq!(below, ["/a/x", "/a/y"]);
-        assert!(objects.remove(&path("/a/x")).is_some());
-        assert!(objects.remove(&path("/a/x")).is_none());
-        assert!(!objects.contains_key(&path("/a/x")));
-        let walked: Vec<&str> = objects.iter().map(|(path, _)| path.as_str()).collect();
-        assert_eq!(walked, ["/a", "/a/y", "/b", "/c"]);
-        assert_eq!(objects.len(), 4);
+        assert_eq!(holders, ["/a", "/b"]);
+        assert_eq!(objects.lists_len(), 2);
+        let a = &objects.get(&path("/a")).unwrap().object.as_ref().unwrap();
+        let b = &objects.get(&path("/b")).unwrap().object.as_ref().unwrap();
+        assert!(Arc::ptr_eq(&a.interfaces, &b.interfaces));
+        // Another ref at /b: it leaves the holders of `r`.
+        let written = objects.write(id(4), &path("/b"), &node("b", "t", "y"), true);
+        assert_eq!(written.old_ref, Some(ObjectRef::new("r")));
+        assert!(written.discoverable);
+        assert_eq!(objects.holders(&ObjectRef::new("r")).count(), 1);
+        assert_eq!(objects.lists_len(), 2);
+        objects.remove(&path("/a"));
+        assert_eq!(objects.holders(&ObjectRef::new("r")).count(), 0);
+        // No entry exposes `x` any more.
+        assert_eq!(objects.lists_len(), 1);
+        let below: Vec<&str> = objects
+            .subtree(&Path::root())
+            .map(|(path, _)| path.as_str())
+            .collect();
+        assert_eq!(below, ["/b", "/c"]);
     }
 }

@@ -4,10 +4,12 @@ use std::collections::HashMap;
 
 use wip_model::codec::{self, Limits};
 use wip_model::{
-    InterfaceName, InterfaceReference, Object, ObjectObservation, ObjectRef, Path, ProtocolError,
-    ProtocolErrorCode as Code, ScopeRef, ValidDescriptor, Validator,
+    FetchInterfaceResponse, InterfaceName, InterfaceReference, Object, ObjectObservation,
+    ObjectRef, Path, ProtocolError, ProtocolErrorCode as Code, ScopeRef, ValidDescriptor,
+    Validator,
 };
 
+use super::requests::Pending;
 use super::*;
 use crate::transport::{Reply, TransportError};
 
@@ -61,29 +63,80 @@ fn descriptor(operation: &str) -> ValidDescriptor {
     codec::decode_descriptor(body.as_bytes(), &Limits::default()).unwrap()
 }
 
-/// One step of a scenario; requests are named by a label so completions can name them.
+/// One step of a scenario. Requests are named by a label so that later steps can name them;
+/// every step that completes one says the [`Completion`] it must get back (`want`, as
+/// [`completion_name`] words it).
 enum Event {
-    Observe(&'static str, &'static str),
-    Tree(&'static str, Node, &'static str),
-    ObserveFails(&'static str, Code, &'static str),
-    ObserveBroken(&'static str),
-    Abandon(&'static str),
-    Fetch(&'static str, &'static str, &'static str),
-    Descriptor(
-        &'static str,
-        Option<&'static str>,
-        Option<&'static str>,
-        &'static str,
-        &'static str,
-    ),
-    FetchFails(&'static str, Code),
-    Call(&'static str, &'static str, &'static str, &'static str),
-    Dispatched(&'static str),
-    CallEnds(&'static str, CallOutcome),
-    Mentioned(&'static str),
-    /// `use_fresh_object` of a path, and whether it must find a fresh Object there.
-    UseFresh(&'static str, bool),
-    Discover(&'static str, &'static str, &'static str),
+    /// Begins an observe of `path`.
+    Observe {
+        label: &'static str,
+        path: &'static str,
+    },
+    /// Completes observe `label` with `tree`.
+    Tree {
+        label: &'static str,
+        tree: Node,
+        want: &'static str,
+    },
+    /// Completes observe `label` with the Host's error `code`.
+    ObserveFails {
+        label: &'static str,
+        code: Code,
+        want: &'static str,
+    },
+    /// Completes observe `label` with a transport failure (a reset connection).
+    ObserveBroken {
+        label: &'static str,
+        want: &'static str,
+    },
+    /// Abandons request `label`.
+    Abandon { label: &'static str },
+    /// Begins a fetch of `scope#name`.
+    Fetch {
+        label: &'static str,
+        scope: &'static str,
+        name: &'static str,
+    },
+    /// Completes fetch `label` with a descriptor declaring `operation`.
+    Descriptor {
+        label: &'static str,
+        scope_ref: Option<&'static str>,
+        validator: Option<&'static str>,
+        operation: &'static str,
+        want: &'static str,
+    },
+    /// Completes fetch `label` with the Host's error `code`.
+    FetchFails {
+        label: &'static str,
+        code: Code,
+        want: &'static str,
+    },
+    /// Begins a call on `path` through `scope#name`.
+    Call {
+        label: &'static str,
+        path: &'static str,
+        scope: &'static str,
+        name: &'static str,
+    },
+    /// Marks call `label` as handed to the transport.
+    Dispatched { label: &'static str },
+    /// Completes call `label` with `outcome`.
+    CallEnds {
+        label: &'static str,
+        outcome: CallOutcome,
+        want: &'static str,
+    },
+    /// A call result named `path`.
+    Mentioned { path: &'static str },
+    /// Uses the Object at `path` as a call does (the fresh Object, marked as used), and whether
+    /// one must be found.
+    UseFresh { path: &'static str, want: bool },
+    /// Searches the Discoverable Space; `want` is the hits' paths, space-separated.
+    Discover {
+        scope: &'static str,
+        query: &'static str,
+        want: &'static str,
+    },
 }
 
 fn completion_name(completion: &Completion) -> String {
@@ -99,6 +152,13 @@ fn completion_name(completion: &Completion) -> String {
     }
 }
 
+fn protocol_failure<T>(code: Code) -> Result<Reply<T>, TransportError> {
+    Ok(Reply::Failure {
+        error: ProtocolError::new(code, "x"),
+        status_mismatch: None,
+    })
+}
+
 fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
     let session = Session {
         endpoint: "http://127.0.0.1/wip/".into(),
@@ -109,36 +169,44 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
     let mut space =
         KnownSpace::with_index(session, limits, Box::new(crate::TokenIndex::new())).unwrap();
     let mut ids: HashMap<&str, RequestId> = HashMap::new();
+    let path = |text: &str| Path::new(text).unwrap();
     for (step, event) in events.into_iter().enumerate() {
         let id = |label: &str| ids[label];
-        match event {
-            Event::Observe(label, path) => {
-                ids.insert(label, space.begin_observe(&Path::new(path).unwrap()));
+        let (got, want) = match event {
+            Event::Observe { label, path: at } => {
+                ids.insert(label, space.begin_observe(&path(at)));
+                continue;
             }
-            Event::Tree(label, tree, want) => {
-                let got = space.complete_observe(id(label), &Ok(Reply::Success(tree.0)));
-                assert_eq!(completion_name(&got), want, "step {step}");
-            }
-            Event::ObserveFails(label, code, want) => {
-                let outcome = Ok(Reply::Failure {
-                    error: ProtocolError::new(code, "x"),
-                    status_mismatch: None,
-                });
-                let got = space.complete_observe(id(label), &outcome);
-                assert_eq!(completion_name(&got), want, "step {step}");
-            }
-            Event::ObserveBroken(label) => {
+            Event::Tree { label, tree, want } => (
+                space.complete_observe(id(label), &Ok(Reply::Success(tree.0))),
+                want,
+            ),
+            Event::ObserveFails { label, code, want } => (
+                space.complete_observe(id(label), &protocol_failure(code)),
+                want,
+            ),
+            Event::ObserveBroken { label, want } => {
                 let outcome = Err(TransportError::Disconnect {
                     detail: "reset".into(),
                 });
-                space.complete_observe(id(label), &outcome);
+                (space.complete_observe(id(label), &outcome), want)
             }
-            Event::Abandon(label) => space.abandon(id(label)),
-            Event::Fetch(label, scope, name) => {
+            Event::Abandon { label } => {
+                space.abandon(id(label));
+                continue;
+            }
+            Event::Fetch { label, scope, name } => {
                 ids.insert(label, space.begin_fetch(&reference(scope, name)));
+                continue;
             }
-            Event::Descriptor(label, scope_ref, validator, operation, want) => {
-                let Some(Pending::Fetch { reference }) = space.pending.get(&id(label)).cloned()
+            Event::Descriptor {
+                label,
+                scope_ref,
+                validator,
+                operation,
+                want,
+            } => {
+                let Some(Pending::Fetch { reference }) = space.requests.get(id(label)).cloned()
                 else {
                     panic!("step {step}: not a fetch");
                 };
@@ -148,38 +216,53 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                     descriptor: descriptor(operation),
                     validator: validator.map(|v| Validator::new(v.as_bytes())),
                 };
-                let got = space.complete_fetch(id(label), &Ok(Reply::Success(response)));
-                assert_eq!(completion_name(&got), want, "step {step}");
+                (
+                    space.complete_fetch(id(label), &Ok(Reply::Success(response))),
+                    want,
+                )
             }
-            Event::FetchFails(label, code) => {
-                let outcome = Ok(Reply::Failure {
-                    error: ProtocolError::new(code, "x"),
-                    status_mismatch: None,
-                });
-                space.complete_fetch(id(label), &outcome);
+            Event::FetchFails { label, code, want } => (
+                space.complete_fetch(id(label), &protocol_failure(code)),
+                want,
+            ),
+            Event::Call {
+                label,
+                path: at,
+                scope,
+                name,
+            } => {
+                ids.insert(label, space.begin_call(&path(at), &reference(scope, name)));
+                continue;
             }
-            Event::Call(label, path, scope, name) => {
-                ids.insert(
-                    label,
-                    space.begin_call(&Path::new(path).unwrap(), &reference(scope, name)),
-                );
+            Event::Dispatched { label } => {
+                space.mark_dispatched(id(label));
+                continue;
             }
-            Event::Dispatched(label) => space.mark_dispatched(id(label)),
-            Event::CallEnds(label, outcome) => {
-                space.complete_call(id(label), &outcome);
+            Event::CallEnds {
+                label,
+                outcome,
+                want,
+            } => (space.complete_call(id(label), &outcome), want),
+            Event::Mentioned { path: at } => {
+                space.note_mentioned([path(at)]);
+                continue;
             }
-            Event::Mentioned(path) => space.note_mentioned([Path::new(path).unwrap()]),
-            Event::UseFresh(path, want) => {
-                let found = space.use_fresh_object(&Path::new(path).unwrap()).is_some();
+            Event::UseFresh { path: at, want } => {
+                let found = space.fresh_object(&path(at)).is_some();
+                if found {
+                    space.touch(&path(at));
+                }
                 assert_eq!(found, want, "step {step}");
+                continue;
             }
-            Event::Discover(scope, query, want) => {
-                let hits = space.discover(&Path::new(scope).unwrap(), query, 10);
+            Event::Discover { scope, query, want } => {
+                let hits = space.discover(&path(scope), query, 10);
                 let got: Vec<&str> = hits.iter().map(|h| h.path.as_str()).collect();
                 assert_eq!(got.join(" "), want, "step {step}");
+                continue;
             }
-        }
-        space.check_entry_flags(step);
+        };
+        assert_eq!(completion_name(&got), want, "step {step}");
     }
     let dump = space.dump();
     assert_eq!(dump.trim(), expected.trim(), "\n--- got ---\n{dump}");
@@ -200,13 +283,34 @@ fn issues(v1: &str) -> Node {
 
 #[test]
 fn loading_then_fresh_with_discoverable_children_only() {
-    check(vec![Observe("a", "/p")], "/p loading");
+    check(
+        vec![Observe {
+            label: "a",
+            path: "/p",
+        }],
+        "/p loading",
+    );
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", issues("1"), "applied 3/0"),
-            Discover("/", "login", "/p/1"),
-            Discover("/p", "p", "/p/1 /p/2"),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: issues("1"),
+                want: "applied 3/0",
+            },
+            Discover {
+                scope: "/",
+                query: "login",
+                want: "/p/1",
+            },
+            Discover {
+                scope: "/p",
+                query: "p",
+                want: "/p/1 /p/2",
+            },
         ],
         "
 /p fresh ref=p children=[1,2]
@@ -219,10 +323,21 @@ fn loading_then_fresh_with_discoverable_children_only() {
 fn depth_zero_and_mentioned_entries_are_known_not_discoverable() {
     check(
         vec![
-            Observe("a", "/p/1"),
-            Tree("a", node("1").r("i1").d("login"), "applied 1/0"),
-            Mentioned("/audit/1"),
-            Discover("/", "login", ""),
+            Observe {
+                label: "a",
+                path: "/p/1",
+            },
+            Tree {
+                label: "a",
+                tree: node("1").r("i1").d("login"),
+                want: "applied 1/0",
+            },
+            Mentioned { path: "/audit/1" },
+            Discover {
+                scope: "/",
+                query: "login",
+                want: "",
+            },
         ],
         "/p/1 fresh ref=i1",
     );
@@ -233,10 +348,24 @@ fn an_older_response_never_overwrites_a_newer_request() {
     // The older answer arrives last.
     check(
         vec![
-            Observe("old", "/p"),
-            Observe("new", "/p"),
-            Tree("new", issues("2"), "applied 3/0"),
-            Tree("old", issues("1"), "stale"),
+            Observe {
+                label: "old",
+                path: "/p",
+            },
+            Observe {
+                label: "new",
+                path: "/p",
+            },
+            Tree {
+                label: "new",
+                tree: issues("2"),
+                want: "applied 3/0",
+            },
+            Tree {
+                label: "old",
+                tree: issues("1"),
+                want: "stale",
+            },
         ],
         "
 /p fresh ref=p children=[1,2]
@@ -246,23 +375,43 @@ fn an_older_response_never_overwrites_a_newer_request() {
     // The older answer arrives first, while the newer request is out.
     check(
         vec![
-            Observe("old", "/p"),
-            Observe("new", "/p"),
-            Tree("old", issues("1"), "stale"),
+            Observe {
+                label: "old",
+                path: "/p",
+            },
+            Observe {
+                label: "new",
+                path: "/p",
+            },
+            Tree {
+                label: "old",
+                tree: issues("1"),
+                want: "stale",
+            },
         ],
         "/p loading",
     );
     // A deep observe and a later direct observe of one child: the child keeps the newer data.
     check(
         vec![
-            Observe("deep", "/p"),
-            Observe("one", "/p/1"),
-            Tree(
-                "one",
-                node("1").r("i1").v("2").d("login fails"),
-                "applied 1/0",
-            ),
-            Tree("deep", issues("1"), "applied 2/1"),
+            Observe {
+                label: "deep",
+                path: "/p",
+            },
+            Observe {
+                label: "one",
+                path: "/p/1",
+            },
+            Tree {
+                label: "one",
+                tree: node("1").r("i1").v("2").d("login fails"),
+                want: "applied 1/0",
+            },
+            Tree {
+                label: "deep",
+                tree: issues("1"),
+                want: "applied 2/1",
+            },
         ],
         "
 /p fresh ref=p children=[1,2]
@@ -275,15 +424,53 @@ fn an_older_response_never_overwrites_a_newer_request() {
 fn not_found_stales_the_subtree_and_drops_its_interfaces() {
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", issues("1"), "applied 3/0"),
-            Fetch("f", "/p", "board"),
-            Descriptor("f", Some("p"), None, "label", "applied 1/0"),
-            Fetch("g", "/", "issue"),
-            Descriptor("g", None, None, "read", "applied 1/0"),
-            Observe("b", "/p"),
-            ObserveFails("b", Code::NotFound, "failed"),
-            Discover("/", "login", ""),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: issues("1"),
+                want: "applied 3/0",
+            },
+            Fetch {
+                label: "f",
+                scope: "/p",
+                name: "board",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: Some("p"),
+                validator: None,
+                operation: "label",
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "g",
+                scope: "/",
+                name: "issue",
+            },
+            Descriptor {
+                label: "g",
+                scope_ref: None,
+                validator: None,
+                operation: "read",
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p",
+            },
+            ObserveFails {
+                label: "b",
+                code: Code::NotFound,
+                want: "failed",
+            },
+            Discover {
+                scope: "/",
+                query: "login",
+                want: "",
+            },
         ],
         "
 /p stale ref=p children=[1,2]
@@ -297,14 +484,24 @@ iface /#issue fresh",
 fn a_child_missing_from_a_newer_observation_goes_stale() {
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", issues("1"), "applied 3/0"),
-            Observe("b", "/p"),
-            Tree(
-                "b",
-                node("p").r("p").kids([node("2").r("i2").v("1")]),
-                "applied 2/0",
-            ),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: issues("1"),
+                want: "applied 3/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p",
+            },
+            Tree {
+                label: "b",
+                tree: node("p").r("p").kids([node("2").r("i2").v("1")]),
+                want: "applied 2/0",
+            },
         ],
         "
 /p fresh ref=p children=[2]
@@ -318,14 +515,48 @@ fn scope_lifetime_evidence_retires_descriptors() {
     // The scope Object's ref changes: every descriptor scoped there is retired.
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", node("p").r("p/1"), "applied 1/0"),
-            Fetch("f", "/p", "board"),
-            Descriptor("f", Some("p/1"), None, "label", "applied 1/0"),
-            Fetch("g", "/p", "notes"),
-            Descriptor("g", None, None, "add", "applied 1/0"),
-            Observe("b", "/p"),
-            Tree("b", node("p").r("p/2"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: node("p").r("p/1"),
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "f",
+                scope: "/p",
+                name: "board",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: Some("p/1"),
+                validator: None,
+                operation: "label",
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "g",
+                scope: "/p",
+                name: "notes",
+            },
+            Descriptor {
+                label: "g",
+                scope_ref: None,
+                validator: None,
+                operation: "add",
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p",
+            },
+            Tree {
+                label: "b",
+                tree: node("p").r("p/2"),
+                want: "applied 1/0",
+            },
         ],
         "
 /p fresh ref=p/2
@@ -335,10 +566,30 @@ iface /p#notes stale no-descriptor",
     // A fetch at the same scope with another scope_ref retires the others.
     check(
         vec![
-            Fetch("f", "/p", "board"),
-            Descriptor("f", Some("p/1"), None, "label", "applied 1/0"),
-            Fetch("g", "/p", "notes"),
-            Descriptor("g", Some("p/2"), None, "add", "applied 1/0"),
+            Fetch {
+                label: "f",
+                scope: "/p",
+                name: "board",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: Some("p/1"),
+                validator: None,
+                operation: "label",
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "g",
+                scope: "/p",
+                name: "notes",
+            },
+            Descriptor {
+                label: "g",
+                scope_ref: Some("p/2"),
+                validator: None,
+                operation: "add",
+                want: "applied 1/0",
+            },
         ],
         "
 iface /p#board stale no-descriptor
@@ -348,12 +599,36 @@ iface /p#notes fresh scope_ref=p/2",
     // again, unchanged, makes its ref the evidence again and retires what was fetched.
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", node("p").r("p/1"), "applied 1/0"),
-            Fetch("f", "/p", "board"),
-            Descriptor("f", Some("p/2"), None, "label", "applied 1/0"),
-            Observe("b", "/p"),
-            Tree("b", node("p").r("p/1"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: node("p").r("p/1"),
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "f",
+                scope: "/p",
+                name: "board",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: Some("p/2"),
+                validator: None,
+                operation: "label",
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p",
+            },
+            Tree {
+                label: "b",
+                tree: node("p").r("p/1"),
+                want: "applied 1/0",
+            },
         ],
         "
 /p fresh ref=p/1
@@ -362,12 +637,36 @@ iface /p#board stale no-descriptor",
     // The scope Object loses its ref.
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", node("p").r("p/1"), "applied 1/0"),
-            Fetch("f", "/p", "board"),
-            Descriptor("f", Some("p/1"), None, "label", "applied 1/0"),
-            Observe("b", "/p"),
-            Tree("b", node("p"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: node("p").r("p/1"),
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "f",
+                scope: "/p",
+                name: "board",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: Some("p/1"),
+                validator: None,
+                operation: "label",
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p",
+            },
+            Tree {
+                label: "b",
+                tree: node("p"),
+                want: "applied 1/0",
+            },
         ],
         "
 /p fresh
@@ -379,18 +678,24 @@ iface /p#board stale no-descriptor",
 /// `more`.
 fn held_at_two_paths(more: Vec<Event>) -> Vec<Event> {
     let mut events = vec![
-        Observe("a", "/s"),
-        Tree(
-            "a",
-            node("s").kids([node("h").r("h").v("1")]),
-            "applied 2/0",
-        ),
-        Observe("b", "/t"),
-        Tree(
-            "b",
-            node("t").kids([node("h").r("h").v("1")]),
-            "applied 2/0",
-        ),
+        Observe {
+            label: "a",
+            path: "/s",
+        },
+        Tree {
+            label: "a",
+            tree: node("s").kids([node("h").r("h").v("1")]),
+            want: "applied 2/0",
+        },
+        Observe {
+            label: "b",
+            path: "/t",
+        },
+        Tree {
+            label: "b",
+            tree: node("t").kids([node("h").r("h").v("1")]),
+            want: "applied 2/0",
+        },
     ];
     events.extend(more);
     events
@@ -401,13 +706,34 @@ fn an_object_held_at_two_paths_then_at_one() {
     check(
         held_at_two_paths(vec![
             // Another Object at /t/h now: /s/h holds `h` alone.
-            Observe("c", "/t/h"),
-            Tree("c", node("h").r("k").v("1"), "applied 1/0"),
-            Observe("d", "/s/h"),
-            Tree("d", node("h").r("h").v("1"), "applied 1/0"),
+            Observe {
+                label: "c",
+                path: "/t/h",
+            },
+            Tree {
+                label: "c",
+                tree: node("h").r("k").v("1"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "d",
+                path: "/s/h",
+            },
+            Tree {
+                label: "d",
+                tree: node("h").r("h").v("1"),
+                want: "applied 1/0",
+            },
             // Back at /t/h: two holders of `h` again, and the contradiction is seen.
-            Observe("e", "/t/h"),
-            Tree("e", node("h").r("h").v("1").d("other"), "invalid"),
+            Observe {
+                label: "e",
+                path: "/t/h",
+            },
+            Tree {
+                label: "e",
+                tree: node("h").r("h").v("1").d("other"),
+                want: "invalid",
+            },
         ]),
         "
 /s fresh children=[h]
@@ -419,10 +745,24 @@ fn an_object_held_at_two_paths_then_at_one() {
     // validator, it is checked against the other's representation.
     check(
         held_at_two_paths(vec![
-            Observe("c", "/s/h"),
-            Tree("c", node("h").r("h").v("2"), "applied 1/0"),
-            Observe("d", "/s/h"),
-            Tree("d", node("h").r("h").v("1").d("other"), "invalid"),
+            Observe {
+                label: "c",
+                path: "/s/h",
+            },
+            Tree {
+                label: "c",
+                tree: node("h").r("h").v("2"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "d",
+                path: "/s/h",
+            },
+            Tree {
+                label: "d",
+                tree: node("h").r("h").v("1").d("other"),
+                want: "invalid",
+            },
         ]),
         "
 /s fresh children=[h]
@@ -437,10 +777,24 @@ fn contradictions_are_invalid_responses() {
     // Same ref, same validator, another description.
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", issues("1"), "applied 3/0"),
-            Observe("b", "/p/1"),
-            Tree("b", node("1").r("i1").v("1").d("changed"), "invalid"),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: issues("1"),
+                want: "applied 3/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p/1",
+            },
+            Tree {
+                label: "b",
+                tree: node("1").r("i1").v("1").d("changed"),
+                want: "invalid",
+            },
         ],
         "
 /p fresh ref=p children=[1,2]
@@ -450,24 +804,57 @@ fn contradictions_are_invalid_responses() {
     // Two paths of one Object disagree within one tree.
     check(
         vec![
-            Observe("a", "/s"),
-            Tree(
-                "a",
-                node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]),
-                "invalid",
-            ),
+            Observe {
+                label: "a",
+                path: "/s",
+            },
+            Tree {
+                label: "a",
+                tree: node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]),
+                want: "invalid",
+            },
         ],
         "",
     );
     // A descriptor changed while its validator did not.
     check(
         vec![
-            Fetch("f", "/", "form"),
-            Descriptor("f", None, Some("form/1"), "submit", "applied 1/0"),
-            Fetch("g", "/", "form"),
-            Descriptor("g", None, Some("form/1"), "other", "invalid"),
-            Fetch("h", "/", "form"),
-            Descriptor("h", None, Some("form/2"), "other", "applied 1/0"),
+            Fetch {
+                label: "f",
+                scope: "/",
+                name: "form",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: None,
+                validator: Some("form/1"),
+                operation: "submit",
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "g",
+                scope: "/",
+                name: "form",
+            },
+            Descriptor {
+                label: "g",
+                scope_ref: None,
+                validator: Some("form/1"),
+                operation: "other",
+                want: "invalid",
+            },
+            Fetch {
+                label: "h",
+                scope: "/",
+                name: "form",
+            },
+            Descriptor {
+                label: "h",
+                scope_ref: None,
+                validator: Some("form/2"),
+                operation: "other",
+                want: "applied 1/0",
+            },
         ],
         "iface /#form fresh v=form/2",
     );
@@ -477,83 +864,126 @@ fn contradictions_are_invalid_responses() {
 fn call_outcomes_mark_state_as_section_5_lists() {
     let setup = || {
         vec![
-            Observe("a", "/p/1"),
-            Tree("a", node("1").r("i1").v("1").i("/", "issue"), "applied 1/0"),
-            Fetch("f", "/", "issue"),
-            Descriptor("f", None, Some("x"), "close", "applied 1/0"),
-            Call("c", "/p/1", "/", "issue"),
-            Dispatched("c"),
+            Observe {
+                label: "a",
+                path: "/p/1",
+            },
+            Tree {
+                label: "a",
+                tree: node("1").r("i1").v("1").i("/", "issue"),
+                want: "applied 1/0",
+            },
+            Fetch {
+                label: "f",
+                scope: "/",
+                name: "issue",
+            },
+            Descriptor {
+                label: "f",
+                scope_ref: None,
+                validator: Some("x"),
+                operation: "close",
+                want: "applied 1/0",
+            },
+            Call {
+                label: "c",
+                path: "/p/1",
+                scope: "/",
+                name: "issue",
+            },
+            Dispatched { label: "c" },
         ]
     };
-    let cases: Vec<(CallOutcome, &str, &str)> = vec![
+    let cases: Vec<(CallOutcome, &str, &str, &str)> = vec![
         (
             CallOutcome::Success {
                 validator: Some(Validator::new(b"2".to_vec())),
             },
+            "applied 1/0",
             "fresh ref=i1 v=2",
             "fresh",
         ),
         (
             CallOutcome::Success { validator: None },
+            "applied 0/0",
             "fresh ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::ValidatorMismatch),
+            "failed",
             "stale ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::ValidatorRequired),
+            "failed",
             "stale ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::NotFound),
+            "failed",
             "stale ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::InterfaceMismatch),
+            "failed",
             "stale ref=i1 v=1",
             "stale",
         ),
         (
             CallOutcome::Failure(Code::InterfaceValidatorMismatch),
+            "failed",
             "fresh ref=i1 v=1",
             "stale",
         ),
         (
             CallOutcome::Failure(Code::InterfaceValidatorRequired),
+            "failed",
             "fresh ref=i1 v=1",
             "stale",
         ),
         (
             CallOutcome::Failure(Code::InvalidArguments),
+            "failed",
             "fresh ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::PermissionDenied),
+            "failed",
             "fresh ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::Internal),
+            "failed",
             "fresh ref=i1 v=1",
             "fresh",
         ),
         (
             CallOutcome::Failure(Code::OperationOutcomeUnknown),
+            "failed",
             "stale ref=i1 v=1",
             "fresh",
         ),
-        (CallOutcome::Unknown, "stale ref=i1 v=1", "fresh"),
-        (CallOutcome::NotDispatched, "fresh ref=i1 v=1", "fresh"),
+        (CallOutcome::Unknown, "failed", "stale ref=i1 v=1", "fresh"),
+        (
+            CallOutcome::NotDispatched,
+            "applied 0/0",
+            "fresh ref=i1 v=1",
+            "fresh",
+        ),
     ];
-    for (outcome, object, interface) in cases {
+    for (outcome, want, object, interface) in cases {
         let mut events = setup();
-        events.push(CallEnds("c", outcome));
+        events.push(CallEnds {
+            label: "c",
+            outcome,
+            want,
+        });
         check(
             events,
             &format!("/p/1 {object}\niface /#issue {interface} v=x"),
@@ -561,7 +991,7 @@ fn call_outcomes_mark_state_as_section_5_lists() {
     }
     // A dropped call future after dispatch is an unknown outcome; before dispatch, nothing.
     let mut events = setup();
-    events.push(Abandon("c"));
+    events.push(Abandon { label: "c" });
     check(events, "/p/1 stale ref=i1 v=1\niface /#issue fresh v=x");
 }
 
@@ -569,31 +999,47 @@ fn call_outcomes_mark_state_as_section_5_lists() {
 fn a_call_validator_reaches_every_path_of_the_object() {
     check(
         vec![
-            Observe("a", "/s"),
-            Tree(
-                "a",
-                node("s")
+            Observe {
+                label: "a",
+                path: "/s",
+            },
+            Tree {
+                label: "a",
+                tree: node("s")
                     .kids([node("x").r("h").v("1"), node("y").r("h").v("1")])
                     .i("/", "doc")
                     .r("s"),
-                "invalid",
-            ),
+                want: "invalid",
+            },
         ],
         "",
     );
     check(
         held_at_two_paths(vec![
-            Call("c", "/s/h", "/", "doc"),
-            Dispatched("c"),
-            CallEnds(
-                "c",
-                CallOutcome::Success {
+            Call {
+                label: "c",
+                path: "/s/h",
+                scope: "/",
+                name: "doc",
+            },
+            Dispatched { label: "c" },
+            CallEnds {
+                label: "c",
+                outcome: CallOutcome::Success {
                     validator: Some(Validator::new(b"2".to_vec())),
                 },
-            ),
+                want: "applied 2/0",
+            },
             // A later observation with the new validator and the new text is no contradiction.
-            Observe("d", "/s/h"),
-            Tree("d", node("h").r("h").v("2").d("appended"), "applied 1/0"),
+            Observe {
+                label: "d",
+                path: "/s/h",
+            },
+            Tree {
+                label: "d",
+                tree: node("h").r("h").v("2").d("appended"),
+                want: "applied 1/0",
+            },
         ]),
         "
 /s fresh children=[h]
@@ -605,22 +1051,59 @@ fn a_call_validator_reaches_every_path_of_the_object() {
 
 #[test]
 fn abandoned_and_failed_observes_leave_no_loading_entry() {
-    check(vec![Observe("a", "/p"), Abandon("a")], "");
     check(
         vec![
-            Observe("a", "/p"),
-            Tree("a", node("p"), "applied 1/0"),
-            Observe("b", "/p"),
-            ObserveBroken("b"),
-            Observe("c", "/p"),
-            ObserveFails("c", Code::Internal, "failed"),
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Abandon { label: "a" },
+        ],
+        "",
+    );
+    check(
+        vec![
+            Observe {
+                label: "a",
+                path: "/p",
+            },
+            Tree {
+                label: "a",
+                tree: node("p"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/p",
+            },
+            ObserveBroken {
+                label: "b",
+                want: "failed",
+            },
+            Observe {
+                label: "c",
+                path: "/p",
+            },
+            ObserveFails {
+                label: "c",
+                code: Code::Internal,
+                want: "failed",
+            },
         ],
         "/p error(internal)",
     );
     check(
         vec![
-            Fetch("f", "/", "x"),
-            FetchFails("f", Code::InterfaceNotFound),
+            Fetch {
+                label: "f",
+                scope: "/",
+                name: "x",
+            },
+            FetchFails {
+                label: "f",
+                code: Code::InterfaceNotFound,
+                want: "failed",
+            },
         ],
         "iface /#x error(interface_not_found) no-descriptor",
     );
@@ -635,25 +1118,72 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
     check_with(
         limits,
         vec![
-            Observe("a", "/a"),
-            Tree("a", node("a"), "applied 1/0"),
-            Observe("b", "/b"),
-            Tree("b", node("b"), "applied 1/0"),
-            Observe("c", "/c"),
-            Tree("c", node("c"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/a",
+            },
+            Tree {
+                label: "a",
+                tree: node("a"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/b",
+            },
+            Tree {
+                label: "b",
+                tree: node("b"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "c",
+                path: "/c",
+            },
+            Tree {
+                label: "c",
+                tree: node("c"),
+                want: "applied 1/0",
+            },
         ],
         "/b fresh\n/c fresh",
     );
     check_with(
         limits,
         vec![
-            Observe("a", "/a"),
-            Tree("a", node("a"), "applied 1/0"),
-            Call("k", "/a", "/", "x"),
-            Observe("b", "/b"),
-            Tree("b", node("b"), "applied 1/0"),
-            Observe("c", "/c"),
-            Tree("c", node("c"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/a",
+            },
+            Tree {
+                label: "a",
+                tree: node("a"),
+                want: "applied 1/0",
+            },
+            Call {
+                label: "k",
+                path: "/a",
+                scope: "/",
+                name: "x",
+            },
+            Observe {
+                label: "b",
+                path: "/b",
+            },
+            Tree {
+                label: "b",
+                tree: node("b"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "c",
+                path: "/c",
+            },
+            Tree {
+                label: "c",
+                tree: node("c"),
+                want: "applied 1/0",
+            },
         ],
         "/a fresh\n/c fresh",
     );
@@ -669,13 +1199,37 @@ fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
     check_with(
         limits,
         vec![
-            Observe("a", "/a"),
-            Tree("a", node("a"), "applied 1/0"),
-            Observe("b", "/b"),
-            Tree("b", node("b"), "applied 1/0"),
-            UseFresh("/a", true),
-            Observe("c", "/c"),
-            Tree("c", node("c"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/a",
+            },
+            Tree {
+                label: "a",
+                tree: node("a"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/b",
+            },
+            Tree {
+                label: "b",
+                tree: node("b"),
+                want: "applied 1/0",
+            },
+            UseFresh {
+                path: "/a",
+                want: true,
+            },
+            Observe {
+                label: "c",
+                path: "/c",
+            },
+            Tree {
+                label: "c",
+                tree: node("c"),
+                want: "applied 1/0",
+            },
         ],
         "/a fresh\n/c fresh",
     );
@@ -683,17 +1237,53 @@ fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
     check_with(
         limits,
         vec![
-            Observe("a", "/a"),
-            Tree("a", node("a"), "applied 1/0"),
-            Observe("b", "/b"),
-            Tree("b", node("b"), "applied 1/0"),
-            Call("k", "/a", "/", "x"),
-            Dispatched("k"),
-            CallEnds("k", CallOutcome::Unknown),
-            UseFresh("/a", false),
-            UseFresh("/missing", false),
-            Observe("c", "/c"),
-            Tree("c", node("c"), "applied 1/0"),
+            Observe {
+                label: "a",
+                path: "/a",
+            },
+            Tree {
+                label: "a",
+                tree: node("a"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/b",
+            },
+            Tree {
+                label: "b",
+                tree: node("b"),
+                want: "applied 1/0",
+            },
+            Call {
+                label: "k",
+                path: "/a",
+                scope: "/",
+                name: "x",
+            },
+            Dispatched { label: "k" },
+            CallEnds {
+                label: "k",
+                outcome: CallOutcome::Unknown,
+                want: "failed",
+            },
+            UseFresh {
+                path: "/a",
+                want: false,
+            },
+            UseFresh {
+                path: "/missing",
+                want: false,
+            },
+            Observe {
+                label: "c",
+                path: "/c",
+            },
+            Tree {
+                label: "c",
+                tree: node("c"),
+                want: "applied 1/0",
+            },
         ],
         "/b fresh\n/c fresh",
     );
@@ -731,29 +1321,71 @@ fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
     // Deep first, shallow newer: the deep answer (older) is stale whichever arrives first.
     check(
         vec![
-            Observe("deep", "/p"),
-            Observe("shallow", "/p"),
-            Tree("deep", issues("1"), "stale"),
-            Tree("shallow", node("p").r("p").v("2"), "applied 1/0"),
+            Observe {
+                label: "deep",
+                path: "/p",
+            },
+            Observe {
+                label: "shallow",
+                path: "/p",
+            },
+            Tree {
+                label: "deep",
+                tree: issues("1"),
+                want: "stale",
+            },
+            Tree {
+                label: "shallow",
+                tree: node("p").r("p").v("2"),
+                want: "applied 1/0",
+            },
         ],
         "/p fresh ref=p v=2",
     );
     check(
         vec![
-            Observe("deep", "/p"),
-            Observe("shallow", "/p"),
-            Tree("shallow", node("p").r("p").v("2"), "applied 1/0"),
-            Tree("deep", issues("1"), "stale"),
+            Observe {
+                label: "deep",
+                path: "/p",
+            },
+            Observe {
+                label: "shallow",
+                path: "/p",
+            },
+            Tree {
+                label: "shallow",
+                tree: node("p").r("p").v("2"),
+                want: "applied 1/0",
+            },
+            Tree {
+                label: "deep",
+                tree: issues("1"),
+                want: "stale",
+            },
         ],
         "/p fresh ref=p v=2",
     );
     // Shallow first (older), deep newer arriving first: the shallow one is stale.
     check(
         vec![
-            Observe("shallow", "/p"),
-            Observe("deep", "/p"),
-            Tree("deep", issues("1"), "applied 3/0"),
-            Tree("shallow", node("p").r("p").v("0"), "stale"),
+            Observe {
+                label: "shallow",
+                path: "/p",
+            },
+            Observe {
+                label: "deep",
+                path: "/p",
+            },
+            Tree {
+                label: "deep",
+                tree: issues("1"),
+                want: "applied 3/0",
+            },
+            Tree {
+                label: "shallow",
+                tree: node("p").r("p").v("0"),
+                want: "stale",
+            },
         ],
         "
 /p fresh ref=p children=[1,2]
@@ -763,10 +1395,24 @@ fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
     // A leaf answer for a child (older) after a deep newer observe of the parent wrote it.
     check(
         vec![
-            Observe("one", "/p/1"),
-            Observe("deep", "/p"),
-            Tree("deep", issues("1"), "applied 3/0"),
-            Tree("one", node("1").r("i1").v("0"), "stale"),
+            Observe {
+                label: "one",
+                path: "/p/1",
+            },
+            Observe {
+                label: "deep",
+                path: "/p",
+            },
+            Tree {
+                label: "deep",
+                tree: issues("1"),
+                want: "applied 3/0",
+            },
+            Tree {
+                label: "one",
+                tree: node("1").r("i1").v("0"),
+                want: "stale",
+            },
         ],
         "
 /p fresh ref=p children=[1,2]
@@ -784,18 +1430,55 @@ fn eviction_under_pressure_spares_loading_entries() {
     check_with(
         limits,
         vec![
-            Observe("a", "/a"),
-            Tree("a", node("a"), "applied 1/0"),
-            Observe("b", "/b"),
-            Observe("c", "/c"),
-            Observe("a2", "/a"),
-            Tree("b", node("b"), "applied 1/0"),
-            Abandon("c"),
-            Tree("a2", node("a").v("2"), "applied 1/0"),
-            Observe("d", "/d"),
-            ObserveBroken("d"),
-            Observe("e", "/e"),
-            Tree("e", node("e").kids([node("x"), node("y")]), "applied 3/0"),
+            Observe {
+                label: "a",
+                path: "/a",
+            },
+            Tree {
+                label: "a",
+                tree: node("a"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "b",
+                path: "/b",
+            },
+            Observe {
+                label: "c",
+                path: "/c",
+            },
+            Observe {
+                label: "a2",
+                path: "/a",
+            },
+            Tree {
+                label: "b",
+                tree: node("b"),
+                want: "applied 1/0",
+            },
+            Abandon { label: "c" },
+            Tree {
+                label: "a2",
+                tree: node("a").v("2"),
+                want: "applied 1/0",
+            },
+            Observe {
+                label: "d",
+                path: "/d",
+            },
+            ObserveBroken {
+                label: "d",
+                want: "failed",
+            },
+            Observe {
+                label: "e",
+                path: "/e",
+            },
+            Tree {
+                label: "e",
+                tree: node("e").kids([node("x"), node("y")]),
+                want: "applied 3/0",
+            },
         ],
         "/e/y fresh discoverable",
     );

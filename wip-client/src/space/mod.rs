@@ -1,0 +1,440 @@
+//! The Known Space: what one session has observed of a Worldspace, kept consistent by the rules
+//! of wire-v1 §5.
+//!
+//! It is the client's core and does no IO: a driver begins a request here, sends it however it
+//! likes, and completes it here with what came back; every rule is applied on completion. This
+//! is the sans-IO API, public so that any driver (an async client, a test, a benchmark, another
+//! runtime) applies the same rules. [`Client`](crate::Client) is the driver of this crate.
+//!
+//! The parts, each in its own module with its invariants stated at the top:
+//! - requests and supersession (`requests`): ids, what is pending, the one encoding of a
+//!   subject's observation state and the rule that decides which answer is stale;
+//! - Objects (`objects`): the entries by path, their trees' children, the index of `ref`s that
+//!   keeps the paths of one Object consistent, interned interface lists;
+//! - Interfaces (`interfaces`): descriptor observations, scope lifetime evidence, retirement;
+//! - pins (`pins`): what calls in flight hold;
+//! - eviction (`eviction`): one least-recently-used bound for Objects and interfaces;
+//! - outcomes (`outcome`): how a request's end becomes its caller's result.
+//!
+//! Driving it by hand: begin, send, complete.
+//!
+//! ```
+//! use wip_client::Reply;
+//! use wip_client::space::{Completion, KnownSpace, ObservationState, Session, SpaceLimits};
+//! use wip_model::{Object, ObjectObservation, Path};
+//!
+//! let session = Session {
+//!     endpoint: "https://example.org/wip/".into(),
+//!     security_context: "anonymous".into(),
+//! };
+//! let mut space = KnownSpace::new(session, SpaceLimits::default())?;
+//! let notes = Path::new("/notes")?;
+//! let id = space.begin_observe(&notes);
+//! assert_eq!(space.object(&notes).unwrap().state, ObservationState::Loading);
+//! assert_eq!(space.unexplored(&notes), [notes.clone()]);
+//!
+//! // The observe goes out by any means; this is what came back, at depth 1.
+//! let object = |name: &str| Object {
+//!     name: name.into(),
+//!     description: None,
+//!     interfaces: vec![],
+//!     object_ref: None,
+//!     validator: None,
+//! };
+//! let answer = ObjectObservation {
+//!     object: object("notes"),
+//!     children: Some(vec![ObjectObservation { object: object("1"), children: None }]),
+//! };
+//! let completion = space.complete_observe(id, &Ok(Reply::Success(answer)));
+//! assert_eq!(completion, Completion::Applied { applied: 2, superseded: 0 });
+//! assert!(space.fresh_object(&notes).is_some());
+//! // The child's own children were not observed: it is what a crawl would expand next.
+//! assert_eq!(space.unexplored(&notes), [Path::new("/notes/1")?]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod apply;
+mod calls;
+mod dump;
+mod eviction;
+mod interfaces;
+mod interned;
+mod mentions;
+mod objects;
+mod outcome;
+mod pins;
+mod requests;
+
+use std::fmt;
+use std::num::NonZeroU64;
+
+use wip_model::{
+    InterfaceReference, Object, Path, ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
+};
+
+pub use self::outcome::{CallError, CallSuccess, ClientError, UnknownReason};
+pub(crate) use self::outcome::{classify_call, settle};
+
+use self::interfaces::{InterfaceEntry, Interfaces};
+use self::mentions::Mentions;
+use self::objects::Objects;
+use self::pins::Pins;
+use self::requests::Requests;
+use crate::bm25::Bm25Index;
+use crate::discover::{DiscoverHit, DiscoverIndex};
+
+/// Identifies one request of a session; later requests have larger ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RequestId(NonZeroU64);
+
+impl RequestId {
+    /// The id's number.
+    pub fn get(self) -> u64 {
+        self.0.get()
+    }
+}
+
+/// A session: the endpoint and the security context (for instance a token's identity) the
+/// Known Space belongs to. A new security context is a new session with a Known Space of its own.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Session {
+    /// The endpoint's canonical base URL, ending in `/`.
+    pub endpoint: String,
+    /// An opaque name of the security context; never the token itself.
+    pub security_context: String,
+}
+
+/// The state of an Object entry or an interface observation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ObservationState {
+    /// A request is out and nothing fresh is held.
+    Loading,
+    /// The last observation is current as far as the client knows.
+    Fresh,
+    /// The data held may be out of date (a change, a loss or a call said so); it is kept for
+    /// display but a call needs a fresh observation.
+    Stale,
+    /// The last request for it failed.
+    Error(SpaceError),
+}
+
+/// Why an observation failed, as the Known Space remembers it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpaceError {
+    /// The Host returned a protocol error.
+    #[error("host returned {}", .0.as_str())]
+    Protocol(ProtocolErrorCode),
+    /// The transport failed; the text is the error's message.
+    #[error("transport failed: {0}")]
+    Transport(String),
+    /// The response contradicted what was held (wire-v1 §5).
+    #[error("invalid response: {0}")]
+    InvalidResponse(String),
+}
+
+/// Bounds of one Known Space. Every bound must be non-zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SpaceLimits {
+    /// Object entries held; least recently used ones are evicted past it.
+    pub objects: usize,
+    /// Interface observations held; least recently used ones are evicted past it.
+    pub interfaces: usize,
+    /// Entry paths remembered from call results.
+    pub mentioned: usize,
+}
+
+impl Default for SpaceLimits {
+    /// 200,000 objects, 10,000 interfaces, 10,000 mentioned entries.
+    fn default() -> Self {
+        Self {
+            objects: 200_000,
+            interfaces: 10_000,
+            mentioned: 10_000,
+        }
+    }
+}
+
+/// How a completed request changed the Known Space.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Completion {
+    /// The response was integrated: `applied` entries written, `superseded` left alone because
+    /// a newer request owns them.
+    Applied {
+        /// Entries (or the one interface) written.
+        applied: usize,
+        /// Entries left to a newer request.
+        superseded: usize,
+    },
+    /// The request is older than the newest one for its subject; nothing changed.
+    StaleResponseRejected,
+    /// The response contradicts what is held; nothing was written and the subject is in
+    /// [`ObservationState::Error`].
+    InvalidResponse(String),
+    /// A failure was recorded as §5 says.
+    Failed,
+    /// The id names no request in flight (already completed or abandoned).
+    UnknownRequest,
+}
+
+/// How a call ended, as the Known Space needs to know it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallOutcome {
+    /// The Host ran it; the Object validator after it, if the Host sent one.
+    Success {
+        /// The validator of the state after the call.
+        validator: Option<Validator>,
+    },
+    /// The Host refused it with a code (other than `operation_outcome_unknown`).
+    Failure(ProtocolErrorCode),
+    /// It may or may not have run.
+    Unknown,
+    /// It never left the client.
+    NotDispatched,
+}
+
+/// A view of one Object entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnownObject<'a> {
+    /// The last representation observed (its validator may come from a later call).
+    pub object: Option<Object>,
+    /// Child names in the Host's order; `None` when the children were never observed.
+    pub children: Option<&'a [Str]>,
+    /// The entry's state.
+    pub state: ObservationState,
+    /// Whether the entry came back as a child of an observe tree and is in the index.
+    pub discoverable: bool,
+}
+
+/// A view of one interface observation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KnownInterface<'a> {
+    /// The descriptor, `None` until fetched and once retired or lost.
+    pub descriptor: Option<&'a ValidDescriptor>,
+    /// The interface validator of the fetch.
+    pub validator: Option<&'a Validator>,
+    /// The scope_ref of the fetch, copied unchanged into calls.
+    pub scope_ref: Option<&'a ScopeRef>,
+    /// Its state.
+    pub state: ObservationState,
+}
+
+impl<'a> KnownInterface<'a> {
+    fn of(entry: &'a InterfaceEntry) -> Self {
+        Self {
+            descriptor: entry.descriptor.as_ref(),
+            validator: entry.validator.as_ref(),
+            scope_ref: entry.scope_ref.as_ref(),
+            state: entry.observation.state(),
+        }
+    }
+}
+
+/// Why a Known Space could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("every space limit must be non-zero")]
+pub struct ZeroLimit;
+
+/// The Known Space of one session.
+pub struct KnownSpace {
+    session: Session,
+    limits: SpaceLimits,
+    requests: Requests,
+    objects: Objects,
+    interfaces: Interfaces,
+    pins: Pins,
+    mentions: Mentions,
+    index: Box<dyn DiscoverIndex>,
+}
+
+impl fmt::Debug for KnownSpace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KnownSpace")
+            .field("session", &self.session)
+            .field("objects", &self.objects.len())
+            .field("interfaces", &self.interfaces.len())
+            .field("pending", &self.requests.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl KnownSpace {
+    /// An empty Known Space with the default index ([`Bm25Index`]).
+    pub fn new(session: Session, limits: SpaceLimits) -> Result<Self, ZeroLimit> {
+        Self::with_index(session, limits, Box::new(Bm25Index::new()))
+    }
+
+    /// An empty Known Space whose Discoverable Space lives in `index`.
+    pub fn with_index(
+        session: Session,
+        limits: SpaceLimits,
+        index: Box<dyn DiscoverIndex>,
+    ) -> Result<Self, ZeroLimit> {
+        if limits.objects == 0 || limits.interfaces == 0 || limits.mentioned == 0 {
+            return Err(ZeroLimit);
+        }
+        Ok(Self {
+            session,
+            limits,
+            requests: Requests::default(),
+            objects: Objects::default(),
+            interfaces: Interfaces::default(),
+            pins: Pins::default(),
+            mentions: Mentions::default(),
+            index,
+        })
+    }
+
+    /// The session this space belongs to.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// The entry at `path`, if one is held.
+    pub fn object(&self, path: &Path) -> Option<KnownObject<'_>> {
+        let entry = self.objects.get(path)?;
+        Some(KnownObject {
+            object: entry.object.as_ref().map(|held| held.to_object()),
+            children: entry.children.as_deref(),
+            state: entry.observation.state(),
+            discoverable: entry.discoverable,
+        })
+    }
+
+    /// The Object at `path` if its observation is fresh.
+    pub fn fresh_object(&self, path: &Path) -> Option<Object> {
+        let entry = self.objects.get(path)?;
+        if !entry.observation.is_fresh() {
+            return None;
+        }
+        entry.object.as_ref().map(|held| held.to_object())
+    }
+
+    /// Marks `path` as just used, for eviction.
+    pub fn touch(&mut self, path: &Path) {
+        self.objects.touch(path);
+    }
+
+    /// The child paths of `path` in the Host's order, if its children were observed.
+    pub fn children(&self, path: &Path) -> Option<Vec<Path>> {
+        let names = self.objects.get(path)?.children.as_ref()?;
+        Some(
+            names
+                .iter()
+                .filter_map(|name| path.join(name).ok())
+                .collect(),
+        )
+    }
+
+    /// The paths a crawl of `scope` has still to observe: `scope` itself while no Object is
+    /// held there, and every Object held at or below it whose children were never observed,
+    /// in path order. A range of the held paths, not a walk of all of them.
+    pub fn unexplored(&self, scope: &Path) -> Vec<Path> {
+        let scope_held = self
+            .objects
+            .get(scope)
+            .is_some_and(|entry| entry.object.is_some());
+        let below = self
+            .objects
+            .subtree(scope)
+            .filter(|(_, entry)| entry.object.is_some() && entry.children.is_none())
+            .map(|(path, _)| path.clone());
+        (!scope_held)
+            .then(|| scope.clone())
+            .into_iter()
+            .chain(below)
+            .collect()
+    }
+
+    /// The discoverable entries at or below `scope`, in path order.
+    pub fn discoverable_in<'a>(&'a self, scope: &'a Path) -> impl Iterator<Item = &'a Path> {
+        self.objects
+            .subtree(scope)
+            .filter(|(_, entry)| entry.discoverable)
+            .map(|(path, _)| path)
+    }
+
+    /// The interface observation for `reference`, if held.
+    pub fn interface(&self, reference: &InterfaceReference) -> Option<KnownInterface<'_>> {
+        self.interfaces.get(reference).map(KnownInterface::of)
+    }
+
+    /// The interface observation if it is fresh and holds a descriptor.
+    pub fn fresh_interface(&self, reference: &InterfaceReference) -> Option<KnownInterface<'_>> {
+        self.interfaces
+            .get(reference)
+            .filter(|entry| entry.observation.is_fresh() && entry.descriptor.is_some())
+            .map(KnownInterface::of)
+    }
+
+    /// Every held entry path, in path order.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.objects.iter().map(|(path, _)| path)
+    }
+
+    /// How many Object entries are held.
+    pub fn object_count(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// How many interface observations are held.
+    pub fn interface_count(&self) -> usize {
+        self.interfaces.len()
+    }
+
+    /// Whether the entry at `path` is discoverable.
+    pub fn is_discoverable(&self, path: &Path) -> bool {
+        self.objects
+            .get(path)
+            .is_some_and(|entry| entry.discoverable)
+    }
+
+    /// Whether `path` was named by a call result (known, but not discoverable on that account).
+    pub fn is_mentioned(&self, path: &Path) -> bool {
+        self.mentions.contains(path)
+    }
+
+    /// Remembers entry paths a call result named: known, not discoverable.
+    pub fn note_mentioned(&mut self, paths: impl IntoIterator<Item = Path>) {
+        self.mentions.note(paths, self.limits.mentioned);
+    }
+
+    /// Searches the Discoverable Space at or below `scope`.
+    pub fn discover(&self, scope: &Path, query: &str, limit: usize) -> Vec<DiscoverHit> {
+        self.index.search(scope, query, limit)
+    }
+
+    /// How many documents the Discoverable Space holds.
+    pub fn discoverable_count(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Requests in flight.
+    pub fn in_flight(&self) -> usize {
+        self.requests.len()
+    }
+
+    /// Drops the space part by part, calling `dropped` with each part's name after it went:
+    /// for memory reports, which read their allocator between the calls.
+    pub fn release(self, mut dropped: impl FnMut(&'static str)) {
+        let Self {
+            session,
+            limits: _,
+            requests,
+            objects,
+            interfaces,
+            pins,
+            mentions,
+            index,
+        } = self;
+        drop(index);
+        dropped("discover index");
+        objects.release(&mut dropped);
+        drop(interfaces);
+        dropped("interfaces");
+        drop((requests, pins, mentions, session));
+        dropped("requests, pins and mentions");
+    }
+}
+
+#[cfg(test)]
+mod tests;
