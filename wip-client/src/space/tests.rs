@@ -72,6 +72,12 @@ enum Event {
         label: &'static str,
         path: &'static str,
     },
+    /// Begins an observe of `path` and completes it with `tree` at once.
+    Observed {
+        path: &'static str,
+        tree: Node,
+        want: &'static str,
+    },
     /// Completes observe `label` with `tree`.
     Tree {
         label: &'static str,
@@ -97,9 +103,11 @@ enum Event {
         scope: &'static str,
         name: &'static str,
     },
-    /// Completes fetch `label` with a descriptor declaring `operation`.
-    Descriptor {
-        label: &'static str,
+    /// Begins a fetch of `scope#name` and completes it at once with a descriptor declaring
+    /// `operation`.
+    Fetched {
+        scope: &'static str,
+        name: &'static str,
         scope_ref: Option<&'static str>,
         validator: Option<&'static str>,
         operation: &'static str,
@@ -159,6 +167,25 @@ fn protocol_failure<T>(code: Code) -> Result<Reply<T>, TransportError> {
     })
 }
 
+/// The answer to fetch `id`: a descriptor declaring `operation`.
+fn fetched(
+    space: &KnownSpace,
+    id: RequestId,
+    scope_ref: Option<&str>,
+    validator: Option<&str>,
+    operation: &str,
+) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
+    let Some(Pending::Fetch { reference }) = space.requests.get(id).cloned() else {
+        panic!("not a fetch");
+    };
+    Ok(Reply::Success(FetchInterfaceResponse {
+        interface: reference,
+        scope_ref: scope_ref.map(ScopeRef::new),
+        descriptor: descriptor(operation),
+        validator: validator.map(|v| Validator::new(v.as_bytes())),
+    }))
+}
+
 fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
     let session = Session {
         endpoint: "http://127.0.0.1/wip/".into(),
@@ -176,6 +203,17 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
             Event::Observe { label, path: at } => {
                 ids.insert(label, space.begin_observe(&path(at)));
                 continue;
+            }
+            Event::Observed {
+                path: at,
+                tree,
+                want,
+            } => {
+                let id = space.begin_observe(&path(at));
+                (
+                    space.complete_observe(id, &Ok(Reply::Success(tree.0))),
+                    want,
+                )
             }
             Event::Tree { label, tree, want } => (
                 space.complete_observe(id(label), &Ok(Reply::Success(tree.0))),
@@ -199,27 +237,17 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
                 ids.insert(label, space.begin_fetch(&reference(scope, name)));
                 continue;
             }
-            Event::Descriptor {
-                label,
+            Event::Fetched {
+                scope,
+                name,
                 scope_ref,
                 validator,
                 operation,
                 want,
             } => {
-                let Some(Pending::Fetch { reference }) = space.requests.get(id(label)).cloned()
-                else {
-                    panic!("step {step}: not a fetch");
-                };
-                let response = FetchInterfaceResponse {
-                    interface: reference,
-                    scope_ref: scope_ref.map(ScopeRef::new),
-                    descriptor: descriptor(operation),
-                    validator: validator.map(|v| Validator::new(v.as_bytes())),
-                };
-                (
-                    space.complete_fetch(id(label), &Ok(Reply::Success(response))),
-                    want,
-                )
+                let id = space.begin_fetch(&reference(scope, name));
+                let answer = fetched(&space, id, scope_ref, validator, operation);
+                (space.complete_fetch(id, &answer), want)
             }
             Event::FetchFails { label, code, want } => (
                 space.complete_fetch(id(label), &protocol_failure(code)),
@@ -292,12 +320,8 @@ fn loading_then_fresh_with_discoverable_children_only() {
     );
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: issues("1"),
                 want: "applied 3/0",
             },
@@ -323,12 +347,8 @@ fn loading_then_fresh_with_discoverable_children_only() {
 fn depth_zero_and_mentioned_entries_are_known_not_discoverable() {
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p/1",
-            },
-            Tree {
-                label: "a",
                 tree: node("1").r("i1").d("login"),
                 want: "applied 1/0",
             },
@@ -352,12 +372,8 @@ fn an_older_response_never_overwrites_a_newer_request() {
                 label: "old",
                 path: "/p",
             },
-            Observe {
-                label: "new",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "new",
                 tree: issues("2"),
                 want: "applied 3/0",
             },
@@ -398,12 +414,8 @@ fn an_older_response_never_overwrites_a_newer_request() {
                 label: "deep",
                 path: "/p",
             },
-            Observe {
-                label: "one",
+            Observed {
                 path: "/p/1",
-            },
-            Tree {
-                label: "one",
                 tree: node("1").r("i1").v("2").d("login fails"),
                 want: "applied 1/0",
             },
@@ -424,34 +436,22 @@ fn an_older_response_never_overwrites_a_newer_request() {
 fn not_found_stales_the_subtree_and_drops_its_interfaces() {
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: issues("1"),
                 want: "applied 3/0",
             },
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/p",
                 name: "board",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: Some("p"),
                 validator: None,
                 operation: "label",
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "g",
+            Fetched {
                 scope: "/",
                 name: "issue",
-            },
-            Descriptor {
-                label: "g",
                 scope_ref: None,
                 validator: None,
                 operation: "read",
@@ -484,21 +484,13 @@ iface /#issue fresh",
 fn a_child_missing_from_a_newer_observation_goes_stale() {
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: issues("1"),
                 want: "applied 3/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "b",
                 tree: node("p").r("p").kids([node("2").r("i2").v("1")]),
                 want: "applied 2/0",
             },
@@ -515,45 +507,29 @@ fn scope_lifetime_evidence_retires_descriptors() {
     // The scope Object's ref changes: every descriptor scoped there is retired.
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: node("p").r("p/1"),
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/p",
                 name: "board",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: Some("p/1"),
                 validator: None,
                 operation: "label",
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "g",
+            Fetched {
                 scope: "/p",
                 name: "notes",
-            },
-            Descriptor {
-                label: "g",
                 scope_ref: None,
                 validator: None,
                 operation: "add",
                 want: "applied 1/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "b",
                 tree: node("p").r("p/2"),
                 want: "applied 1/0",
             },
@@ -566,25 +542,17 @@ iface /p#notes stale no-descriptor",
     // A fetch at the same scope with another scope_ref retires the others.
     check(
         vec![
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/p",
                 name: "board",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: Some("p/1"),
                 validator: None,
                 operation: "label",
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "g",
+            Fetched {
                 scope: "/p",
                 name: "notes",
-            },
-            Descriptor {
-                label: "g",
                 scope_ref: Some("p/2"),
                 validator: None,
                 operation: "add",
@@ -599,33 +567,21 @@ iface /p#notes fresh scope_ref=p/2",
     // again, unchanged, makes its ref the evidence again and retires what was fetched.
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: node("p").r("p/1"),
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/p",
                 name: "board",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: Some("p/2"),
                 validator: None,
                 operation: "label",
                 want: "applied 1/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "b",
                 tree: node("p").r("p/1"),
                 want: "applied 1/0",
             },
@@ -637,33 +593,21 @@ iface /p#board stale no-descriptor",
     // The scope Object loses its ref.
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: node("p").r("p/1"),
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/p",
                 name: "board",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: Some("p/1"),
                 validator: None,
                 operation: "label",
                 want: "applied 1/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "b",
                 tree: node("p"),
                 want: "applied 1/0",
             },
@@ -678,21 +622,13 @@ iface /p#board stale no-descriptor",
 /// `more`.
 fn held_at_two_paths(more: Vec<Event>) -> Vec<Event> {
     let mut events = vec![
-        Observe {
-            label: "a",
+        Observed {
             path: "/s",
-        },
-        Tree {
-            label: "a",
             tree: node("s").kids([node("h").r("h").v("1")]),
             want: "applied 2/0",
         },
-        Observe {
-            label: "b",
+        Observed {
             path: "/t",
-        },
-        Tree {
-            label: "b",
             tree: node("t").kids([node("h").r("h").v("1")]),
             want: "applied 2/0",
         },
@@ -706,31 +642,19 @@ fn an_object_held_at_two_paths_then_at_one() {
     check(
         held_at_two_paths(vec![
             // Another Object at /t/h now: /s/h holds `h` alone.
-            Observe {
-                label: "c",
+            Observed {
                 path: "/t/h",
-            },
-            Tree {
-                label: "c",
                 tree: node("h").r("k").v("1"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "d",
+            Observed {
                 path: "/s/h",
-            },
-            Tree {
-                label: "d",
                 tree: node("h").r("h").v("1"),
                 want: "applied 1/0",
             },
             // Back at /t/h: two holders of `h` again, and the contradiction is seen.
-            Observe {
-                label: "e",
+            Observed {
                 path: "/t/h",
-            },
-            Tree {
-                label: "e",
                 tree: node("h").r("h").v("1").d("other"),
                 want: "invalid",
             },
@@ -745,21 +669,13 @@ fn an_object_held_at_two_paths_then_at_one() {
     // validator, it is checked against the other's representation.
     check(
         held_at_two_paths(vec![
-            Observe {
-                label: "c",
+            Observed {
                 path: "/s/h",
-            },
-            Tree {
-                label: "c",
                 tree: node("h").r("h").v("2"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "d",
+            Observed {
                 path: "/s/h",
-            },
-            Tree {
-                label: "d",
                 tree: node("h").r("h").v("1").d("other"),
                 want: "invalid",
             },
@@ -777,21 +693,13 @@ fn contradictions_are_invalid_responses() {
     // Same ref, same validator, another description.
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: issues("1"),
                 want: "applied 3/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/p/1",
-            },
-            Tree {
-                label: "b",
                 tree: node("1").r("i1").v("1").d("changed"),
                 want: "invalid",
             },
@@ -803,53 +711,35 @@ fn contradictions_are_invalid_responses() {
     );
     // Two paths of one Object disagree within one tree.
     check(
-        vec![
-            Observe {
-                label: "a",
-                path: "/s",
-            },
-            Tree {
-                label: "a",
-                tree: node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]),
-                want: "invalid",
-            },
-        ],
+        vec![Observed {
+            path: "/s",
+            tree: node("s").kids([node("x").r("h").v("1"), node("y").r("h").v("1")]),
+            want: "invalid",
+        }],
         "",
     );
     // A descriptor changed while its validator did not.
     check(
         vec![
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/",
                 name: "form",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: None,
                 validator: Some("form/1"),
                 operation: "submit",
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "g",
+            Fetched {
                 scope: "/",
                 name: "form",
-            },
-            Descriptor {
-                label: "g",
                 scope_ref: None,
                 validator: Some("form/1"),
                 operation: "other",
                 want: "invalid",
             },
-            Fetch {
-                label: "h",
+            Fetched {
                 scope: "/",
                 name: "form",
-            },
-            Descriptor {
-                label: "h",
                 scope_ref: None,
                 validator: Some("form/2"),
                 operation: "other",
@@ -864,22 +754,14 @@ fn contradictions_are_invalid_responses() {
 fn call_outcomes_mark_state_as_section_5_lists() {
     let setup = || {
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p/1",
-            },
-            Tree {
-                label: "a",
                 tree: node("1").r("i1").v("1").i("/", "issue"),
                 want: "applied 1/0",
             },
-            Fetch {
-                label: "f",
+            Fetched {
                 scope: "/",
                 name: "issue",
-            },
-            Descriptor {
-                label: "f",
                 scope_ref: None,
                 validator: Some("x"),
                 operation: "close",
@@ -998,20 +880,14 @@ fn call_outcomes_mark_state_as_section_5_lists() {
 #[test]
 fn a_call_validator_reaches_every_path_of_the_object() {
     check(
-        vec![
-            Observe {
-                label: "a",
-                path: "/s",
-            },
-            Tree {
-                label: "a",
-                tree: node("s")
-                    .kids([node("x").r("h").v("1"), node("y").r("h").v("1")])
-                    .i("/", "doc")
-                    .r("s"),
-                want: "invalid",
-            },
-        ],
+        vec![Observed {
+            path: "/s",
+            tree: node("s")
+                .kids([node("x").r("h").v("1"), node("y").r("h").v("1")])
+                .i("/", "doc")
+                .r("s"),
+            want: "invalid",
+        }],
         "",
     );
     check(
@@ -1031,12 +907,8 @@ fn a_call_validator_reaches_every_path_of_the_object() {
                 want: "applied 2/0",
             },
             // A later observation with the new validator and the new text is no contradiction.
-            Observe {
-                label: "d",
+            Observed {
                 path: "/s/h",
-            },
-            Tree {
-                label: "d",
                 tree: node("h").r("h").v("2").d("appended"),
                 want: "applied 1/0",
             },
@@ -1063,12 +935,8 @@ fn abandoned_and_failed_observes_leave_no_loading_entry() {
     );
     check(
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "a",
                 tree: node("p"),
                 want: "applied 1/0",
             },
@@ -1118,30 +986,18 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
     check_with(
         limits,
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/a",
-            },
-            Tree {
-                label: "a",
                 tree: node("a"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/b",
-            },
-            Tree {
-                label: "b",
                 tree: node("b"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "c",
+            Observed {
                 path: "/c",
-            },
-            Tree {
-                label: "c",
                 tree: node("c"),
                 want: "applied 1/0",
             },
@@ -1151,12 +1007,8 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
     check_with(
         limits,
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/a",
-            },
-            Tree {
-                label: "a",
                 tree: node("a"),
                 want: "applied 1/0",
             },
@@ -1166,21 +1018,13 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
                 scope: "/",
                 name: "x",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/b",
-            },
-            Tree {
-                label: "b",
                 tree: node("b"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "c",
+            Observed {
                 path: "/c",
-            },
-            Tree {
-                label: "c",
                 tree: node("c"),
                 want: "applied 1/0",
             },
@@ -1199,21 +1043,13 @@ fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
     check_with(
         limits,
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/a",
-            },
-            Tree {
-                label: "a",
                 tree: node("a"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/b",
-            },
-            Tree {
-                label: "b",
                 tree: node("b"),
                 want: "applied 1/0",
             },
@@ -1221,12 +1057,8 @@ fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
                 path: "/a",
                 want: true,
             },
-            Observe {
-                label: "c",
+            Observed {
                 path: "/c",
-            },
-            Tree {
-                label: "c",
                 tree: node("c"),
                 want: "applied 1/0",
             },
@@ -1237,21 +1069,13 @@ fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
     check_with(
         limits,
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/a",
-            },
-            Tree {
-                label: "a",
                 tree: node("a"),
                 want: "applied 1/0",
             },
-            Observe {
-                label: "b",
+            Observed {
                 path: "/b",
-            },
-            Tree {
-                label: "b",
                 tree: node("b"),
                 want: "applied 1/0",
             },
@@ -1275,12 +1099,8 @@ fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
                 path: "/missing",
                 want: false,
             },
-            Observe {
-                label: "c",
+            Observed {
                 path: "/c",
-            },
-            Tree {
-                label: "c",
                 tree: node("c"),
                 want: "applied 1/0",
             },
@@ -1305,12 +1125,13 @@ fn a_duplicate_response_changes_nothing() {
     assert_eq!(space.dump(), before);
     let call = space.begin_call(&Path::root(), &reference("/", "x"));
     space.mark_dispatched(call);
-    space.complete_call(
+    let once = space.complete_call(
         call,
         &CallOutcome::Success {
             validator: Some(Validator::new(b"3".to_vec())),
         },
     );
+    assert_eq!(completion_name(&once), "applied 1/0");
     let twice = space.complete_call(call, &CallOutcome::Unknown);
     assert_eq!(twice, Completion::UnknownRequest);
     assert_eq!(space.dump().trim(), "/ fresh ref=root v=3");
@@ -1348,12 +1169,8 @@ fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
                 label: "deep",
                 path: "/p",
             },
-            Observe {
-                label: "shallow",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "shallow",
                 tree: node("p").r("p").v("2"),
                 want: "applied 1/0",
             },
@@ -1372,12 +1189,8 @@ fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
                 label: "shallow",
                 path: "/p",
             },
-            Observe {
-                label: "deep",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "deep",
                 tree: issues("1"),
                 want: "applied 3/0",
             },
@@ -1399,12 +1212,8 @@ fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
                 label: "one",
                 path: "/p/1",
             },
-            Observe {
-                label: "deep",
+            Observed {
                 path: "/p",
-            },
-            Tree {
-                label: "deep",
                 tree: issues("1"),
                 want: "applied 3/0",
             },
@@ -1430,12 +1239,8 @@ fn eviction_under_pressure_spares_loading_entries() {
     check_with(
         limits,
         vec![
-            Observe {
-                label: "a",
+            Observed {
                 path: "/a",
-            },
-            Tree {
-                label: "a",
                 tree: node("a"),
                 want: "applied 1/0",
             },
@@ -1470,16 +1275,53 @@ fn eviction_under_pressure_spares_loading_entries() {
                 label: "d",
                 want: "failed",
             },
-            Observe {
-                label: "e",
+            Observed {
                 path: "/e",
-            },
-            Tree {
-                label: "e",
                 tree: node("e").kids([node("x"), node("y")]),
                 want: "applied 3/0",
             },
         ],
         "/e/y fresh discoverable",
+    );
+}
+
+#[test]
+fn the_unexplored_part_of_a_scope_is_what_a_crawl_must_still_observe() {
+    let session = Session {
+        endpoint: "e/".into(),
+        security_context: "s".into(),
+    };
+    let mut space = KnownSpace::new(session, SpaceLimits::default()).unwrap();
+    let path = |text: &str| Path::new(text).unwrap();
+    let names = |paths: Vec<Path>| {
+        paths
+            .iter()
+            .map(|path| path.as_str().to_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    // Nothing held: the scope itself.
+    assert_eq!(names(space.unexplored(&path("/p"))), "/p");
+    let id = space.begin_observe(&path("/p"));
+    let tree = node("p").kids([node("1"), node("2").kids([])]);
+    let got = space.complete_observe(id, &Ok(Reply::Success(tree.0)));
+    assert_eq!(completion_name(&got), "applied 3/0");
+    // /p/2 came with its (empty) children; /p/1 at the depth boundary, without.
+    assert_eq!(names(space.unexplored(&path("/p"))), "/p/1");
+    assert_eq!(names(space.unexplored(&Path::root())), "/ /p/1");
+    assert_eq!(names(space.unexplored(&path("/p/2"))), "");
+    let scope = path("/p");
+    let discoverable: Vec<&str> = space.discoverable_in(&scope).map(Path::as_str).collect();
+    assert_eq!(discoverable, ["/p/1", "/p/2"]);
+}
+
+#[test]
+fn a_failure_remembered_is_an_error_naming_it() {
+    let error: &dyn std::error::Error = &SpaceError::Protocol(Code::NotFound);
+    assert_eq!(error.to_string(), "host returned not_found");
+    let error = SpaceError::InvalidResponse("the descriptor changed".into());
+    assert_eq!(
+        error.to_string(),
+        "invalid response: the descriptor changed"
     );
 }
