@@ -200,8 +200,13 @@ async fn a_stdio_session_lists_and_calls_the_three_tools() -> TestResult {
     )
     .await?;
     check_error(&scope_omitted, &[LIFECYCLE_CLOSE]);
-    let unknown_tool = call(&client, "observe", json!({"path": "/"})).await?;
-    check_error(&unknown_tool, &["unknown tool"]);
+    // An unknown tool is a protocol error, -32602, as MCP asks.
+    let Err(unknown_tool) = call(&client, "observe", json!({"path": "/"})).await else {
+        return Err("an unknown tool got a result".into());
+    };
+    let unknown_tool = unknown_tool.to_string();
+    assert!(unknown_tool.contains("-32602"), "{unknown_tool}");
+    assert!(unknown_tool.contains("unknown tool"), "{unknown_tool}");
     let without_arguments = client
         .call_tool(CallToolRequestParams::new("discover"))
         .await?;
@@ -316,7 +321,7 @@ async fn a_crawl_reports_progress_to_a_client_that_sent_a_token() -> TestResult 
         let Some(message) = notification.message.as_deref() else {
             return Err(format!("no message: {notification:?}").into());
         };
-        let expected_start = format!("{} observes, ", notification.progress);
+        let expected_start = format!("{} requests answered, ", notification.progress);
         assert!(message.starts_with(&expected_start), "{message}");
         assert!(message.ends_with(" objects"), "{message}");
     }

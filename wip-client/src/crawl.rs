@@ -169,7 +169,9 @@ impl Crawl<'_> {
                 self.report.requests += 1;
                 let client = self.client.clone();
                 let observed = path.clone();
-                let task = in_flight.spawn(async move { client.observe(&observed, depth).await });
+                // The caller's context goes with the observe, so its transport can tell whose it is.
+                let observe = async move { client.observe(&observed, depth).await };
+                let task = in_flight.spawn(crate::context::carry(observe));
                 sent.insert(task.id(), path);
             }
             if in_flight.is_empty() {

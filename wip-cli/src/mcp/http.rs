@@ -48,7 +48,7 @@ pub(crate) async fn serve(server: WipServer, addr: SocketAddr) -> Result<()> {
         .with_allowed_hosts(loopback_hosts(local.ip()))
         .with_allowed_origins(loopback_origins(local));
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_session()),
         Arc::new(LocalSessionManager::default()),
         config,
     );

@@ -8,6 +8,7 @@
 
 mod handler;
 mod http;
+mod session;
 mod stdio;
 
 use std::net::SocketAddr;
@@ -30,12 +31,10 @@ pub(crate) async fn run(global: &GlobalOptions, listen: Option<SocketAddr>) -> R
         deadline: Some(global.tool_call_timeout()),
         ..ToolsConfig::default()
     };
-    let server = WipServer::new(connect(
-        global,
-        config,
-        Discovery::Indexed,
-        SpaceLimits::default(),
-    )?);
+    let server = WipServer::new(
+        connect(global, config, Discovery::Indexed, SpaceLimits::default())?,
+        config.crawl_budget,
+    );
     match listen {
         None => stdio::serve(server).await,
         Some(addr) => http::serve(server, addr).await,
