@@ -16,7 +16,7 @@ use wip_model::{
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
-use crate::flight::{Flight, Joined, Lead};
+use crate::flight::{Flight, Joined};
 use crate::space::{
     CallOutcome, Completion, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
 };
@@ -38,7 +38,7 @@ pub enum ClientError {
     /// The response contradicts what the Known Space holds (wire-v1 §5).
     #[error("invalid response: {0}")]
     InvalidResponse(String),
-    /// The request ended without an answer (its runtime shut down).
+    /// The request ended without an answer (its runtime shut down, or its transport panicked).
     #[error("the request was abandoned")]
     Abandoned,
     /// The caller's deadline passed before the answer came; the request may still complete in
@@ -155,8 +155,7 @@ struct Inner {
 /// An async WIP client for one session (endpoint + security context).
 ///
 /// Cheap to clone; clones share the Known Space. Identical concurrent retrievals share one
-/// request, which the first of their callers drives in its own task; if that caller is dropped
-/// first, the request finishes on a task of its own (so a dropped caller never leaves a request
+/// request, which runs on a task of its own (so a dropped caller never leaves a request
 /// half-integrated, and the others still get their answer). The client retries nothing itself:
 /// a failure is returned as it happened, and the next call of the same retrieval makes a new
 /// request ([`HttpTransport`](crate::HttpTransport) sends a retrieval once more when its
@@ -248,7 +247,7 @@ impl Client {
         };
         // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(joined) => Lead::new(joined).await,
+            Ok(joined) => joined.lead().await,
             Err(joined) => joined.join().await,
         }
     }
@@ -274,11 +273,11 @@ impl Client {
             id: Some(id),
             key: Some(Key::Observe(key)),
         };
-        let started = Timer::new(&span);
+        let recorded = span.clone();
         let task = async move {
-            let started = started.start();
+            let started = Instant::now();
             let outcome = inner.transport.observe(&request).await;
-            started.record(&status_of(&outcome));
+            record(&recorded, &started, &outcome);
             let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_observe(id, &outcome);
@@ -290,7 +289,7 @@ impl Client {
             }
             result
         };
-        traced_flight(task, span)
+        Box::pin(task.instrument(span))
     }
 
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
@@ -331,7 +330,7 @@ impl Client {
         };
         // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(joined) => Lead::new(joined).await,
+            Ok(joined) => joined.lead().await,
             Err(joined) => joined.join().await,
         }
     }
@@ -356,11 +355,11 @@ impl Client {
             id: Some(id),
             key: Some(Key::Fetch(reference)),
         };
-        let started = Timer::new(&span);
+        let recorded = span.clone();
         let task = async move {
-            let started = started.start();
+            let started = Instant::now();
             let outcome = inner.transport.fetch_interface(&request).await;
-            started.record(&status_of(&outcome));
+            record(&recorded, &started, &outcome);
             let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_fetch(id, &outcome);
@@ -377,7 +376,7 @@ impl Client {
             }
             result
         };
-        traced_flight(task, span)
+        Box::pin(task.instrument(span))
     }
 
     /// Calls `operation` of `reference` on the Object at `path` with `arguments`.
@@ -498,7 +497,7 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
-        let started = Timer::new(&span);
+        let recorded = span.clone();
         let call = async move {
             let id = {
                 let mut state = self.state();
@@ -512,13 +511,13 @@ impl Client {
                 id: Some(id),
                 key: None,
             };
-            let started = started.start();
+            let started = Instant::now();
             let outcome = self
                 .inner
                 .transport
                 .call_operation(&request, &descriptor)
                 .await;
-            started.record(&status_of(&outcome));
+            record(&recorded, &started, &outcome);
             let (space_outcome, result) = match outcome {
                 Ok(Reply::Success(response)) => {
                     // The operation exists: prepare checked it against this same descriptor.
@@ -592,11 +591,7 @@ impl Client {
             }
             result
         };
-        if span.is_disabled() {
-            call.await
-        } else {
-            call.instrument(span).await
-        }
+        call.instrument(span).await
     }
 }
 
@@ -684,49 +679,10 @@ impl InFlightKey<FetchResult> for Key {
     }
 }
 
-/// A flight, instrumented with `span` when that is enabled: with no subscriber listening, the
-/// wrapper would only cost each poll an enter and an exit of nothing.
-fn traced_flight<T>(
-    task: impl Future<Output = T> + Send + 'static,
-    span: tracing::Span,
-) -> Flight<T> {
-    if span.is_disabled() {
-        Box::pin(task)
-    } else {
-        Box::pin(task.instrument(span))
-    }
-}
-
-/// Times an interaction for its span; reads no clock when no subscriber wants the span.
-struct Timer {
-    span: Option<tracing::Span>,
-    started: Option<Instant>,
-}
-
-impl Timer {
-    fn new(span: &tracing::Span) -> Self {
-        Self {
-            span: (!span.is_disabled()).then(|| span.clone()),
-            started: None,
-        }
-    }
-
-    /// The timer, started now (when there is a span to record on).
-    fn start(mut self) -> Self {
-        if self.span.is_some() {
-            self.started = Some(Instant::now());
-        }
-        self
-    }
-
-    /// Records the status and the duration on the span.
-    fn record(self, status: &str) {
-        let (Some(span), Some(started)) = (self.span, self.started) else {
-            return;
-        };
-        span.record("status", status);
-        span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
-    }
+/// Records on `span` how the interaction ended and how long it took since `started`.
+fn record<T>(span: &tracing::Span, started: &Instant, outcome: &Result<Reply<T>, TransportError>) {
+    span.record("status", &*status_of(outcome));
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
