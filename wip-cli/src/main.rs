@@ -74,7 +74,7 @@ async fn run(cli: Cli) -> Result<()> {
             name,
             operation,
         }) => refs::format(format, &scope, &name, operation.as_deref()),
-        Command::Mcp { listen } => mcp::run(&global, listen).await,
+        Command::Mcp(options) => mcp::run(&global, options).await,
         Command::Repl => {
             // Each line is a tool call with its own deadline; the session has none.
             let connection = connect(
@@ -168,7 +168,12 @@ async fn on_host(
             target,
             operation,
             dialect,
-        } => schema::run(connection, &target, &operation, dialect).await,
+            declaration,
+            name,
+        } => {
+            let declaration = declaration.then_some(name);
+            schema::run(connection, &target, &operation, dialect, declaration).await
+        }
         Command::Ptc { targets } => ptc::run(connection, &targets).await,
         other => Err(Failure::other(format!(
             "not a command that works with the Host: {other:?}"

@@ -525,7 +525,7 @@ async fn a_streamable_http_session_on_loopback() -> TestResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn listen_refuses_an_address_that_is_not_loopback() -> TestResult {
+async fn listen_refuses_a_non_loopback_address_without_a_token() -> TestResult {
     let output = wip_mcp(&[
         "--listen",
         "0.0.0.0:0",
@@ -538,9 +538,10 @@ async fn listen_refuses_an_address_that_is_not_loopback() -> TestResult {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("0.0.0.0:0 is not a loopback address"),
+        stderr.contains("0.0.0.0 is not a loopback address"),
         "{stderr}"
     );
+    assert!(stderr.contains("--auth-token-file"), "{stderr}");
     assert!(output.stdout.is_empty());
     Ok(())
 }
