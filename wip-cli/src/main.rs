@@ -168,12 +168,7 @@ async fn on_host(
             target,
             operation,
             dialect,
-            declaration,
-            name,
-        } => {
-            let declaration = declaration.then_some(name);
-            schema::run(connection, &target, &operation, dialect, declaration).await
-        }
+        } => schema::run(connection, &target, &operation, dialect).await,
         Command::Ptc { targets } => ptc::run(connection, &targets).await,
         other => Err(Failure::other(format!(
             "not a command that works with the Host: {other:?}"
