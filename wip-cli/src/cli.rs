@@ -145,8 +145,8 @@ Piped in, the first failing line stops the script with its exit code.")]
         #[arg(required = true)]
         targets: Vec<String>,
     },
-    /// Print an operation's input schema for an AI provider.
-    #[command(after_help = "Example:\n  wip schema /projects/wip/1 close --dialect openai")]
+    /// Print an operation's input schema, or its whole tool declaration, for an AI provider.
+    #[command(after_help = SCHEMA_HELP)]
     Schema {
         /// A canonical absolute path.
         target: String,
@@ -155,6 +155,14 @@ Piped in, the first failing line stops the script with its exit code.")]
         /// The schema dialect.
         #[arg(long, value_enum)]
         dialect: SchemaDialect,
+        /// Print the whole tool declaration the provider's API takes (openai, anthropic or
+        /// gemini), ready to paste into its `tools`.
+        #[arg(long)]
+        declaration: bool,
+        /// The tool name in the declaration (default: the operation's name); 1 to 64 of
+        /// A-Z a-z 0-9 _ -, starting with a letter or _.
+        #[arg(long, value_name = "NAME", requires = "declaration")]
+        name: Option<String>,
     },
     /// Render the Text View of an Object or an Interface Descriptor given as wire JSON.
     #[command(subcommand)]
@@ -216,6 +224,18 @@ pub(crate) struct McpOptions {
     )]
     pub(crate) session_idle: u64,
 }
+
+/// What `wip schema --help` says after the options: the declaration shapes and the limits.
+const SCHEMA_HELP: &str = "Examples:\n  wip schema /projects/wip/1 close --dialect openai\n  \
+wip schema /projects/wip/1 close --dialect gemini --declaration --name close_issue\n\n\
+--declaration prints openai {\"type\":\"function\",\"name\",\"description\",\"parameters\",\
+\"strict\":true}, anthropic {\"name\",\"description\",\"input_schema\",\"strict\":true}, gemini a \
+functionDeclarations entry (no \"parameters\" for an operation without parameters). Each \
+provider's documented limits are checked, and a schema past one is refused naming the limit \
+and the member: OpenAI strict 5,000 properties, 10 levels, 1,000 enum values, 120,000 \
+characters of names and enum values, 15,000 characters in an enum of more than 250 values; \
+Anthropic strict 24 optional and 16 union-typed parameters; Gemini member names outside \
+^[A-Za-z_][A-Za-z0-9_]{0,63}$ are written mapped (`$case` as `_case`).";
 
 /// The schema dialects `wip schema` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -168,7 +168,12 @@ async fn on_host(
             target,
             operation,
             dialect,
-        } => schema::run(connection, &target, &operation, dialect).await,
+            declaration,
+            name,
+        } => {
+            let declaration = declaration.then_some(name);
+            schema::run(connection, &target, &operation, dialect, declaration).await
+        }
         Command::Ptc { targets } => ptc::run(connection, &targets).await,
         other => Err(Failure::other(format!(
             "not a command that works with the Host: {other:?}"
