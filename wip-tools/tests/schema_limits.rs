@@ -258,7 +258,7 @@ fn anthropic_limits_hold_across_the_tools_of_a_request() {
         tool_declarations(&tools(21), Dialect::Anthropic)
             .unwrap_err()
             .to_string(),
-        "anthropic cannot express this operation: 21 strict tools in one request, over the 20 Anthropic strict tool use allows; the 21st is the tool t20"
+        "anthropic cannot take these tools in one request: 21 strict tools, over the 20 Anthropic strict tool use allows in one request; the 21st is the tool t20"
     );
     // OpenAI has no per-request count.
     assert!(tool_declarations(&tools(21), Dialect::OpenAi).is_ok());
@@ -281,7 +281,7 @@ fn anthropic_limits_hold_across_the_tools_of_a_request() {
     assert!(pair(&twelve).is_ok());
     assert_eq!(
         pair(&thirteen).unwrap_err().to_string(),
-        "anthropic cannot express this operation: 25 optional parameters across these tools, over the 24 Anthropic strict tool use allows in one request; the 25th is input.p12 of the tool second"
+        "anthropic cannot take these tools in one request: 25 optional parameters across these tools, over the 24 Anthropic strict tool use allows in one request; the 25th is input.p12 of the tool second"
     );
 }
 

@@ -201,16 +201,18 @@ type CountOf = fn(&Summary) -> &Counted;
 /// strict tools of one request.
 pub(crate) fn check_anthropic(tools: &[(&str, &Summary)]) -> Result<(), SchemaError> {
     let dialect = Dialect::Anthropic;
+    // One tool alone is one operation's limit; several are the request's.
+    let limit = |limit: String| match tools.len() {
+        1 => SchemaError::Limit { dialect, limit },
+        _ => SchemaError::RequestLimit { dialect, limit },
+    };
     if tools.len() > ANTHROPIC_MAX_STRICT_TOOLS {
-        return Err(limit(
-            dialect,
-            format!(
-                "{} strict tools in one request, over the {ANTHROPIC_MAX_STRICT_TOOLS} Anthropic strict tool use allows; the {} is {}",
-                tools.len(),
-                ordinal(ANTHROPIC_MAX_STRICT_TOOLS + 1),
-                tools[ANTHROPIC_MAX_STRICT_TOOLS].0
-            ),
-        ));
+        return Err(limit(format!(
+            "{} strict tools, over the {ANTHROPIC_MAX_STRICT_TOOLS} Anthropic strict tool use allows in one request; the {} is {}",
+            tools.len(),
+            ordinal(ANTHROPIC_MAX_STRICT_TOOLS + 1),
+            tools[ANTHROPIC_MAX_STRICT_TOOLS].0
+        )));
     }
     let kinds: [(&str, usize, CountOf); 2] = [
         ("optional parameters", ANTHROPIC_MAX_OPTIONAL, |s| {
@@ -250,13 +252,10 @@ pub(crate) fn check_anthropic(tools: &[(&str, &Summary)]) -> Result<(), SchemaEr
         } else {
             "across these tools"
         };
-        return Err(limit(
-            dialect,
-            format!(
-                "{total} {what} {scope}, over the {max} Anthropic strict tool use allows in one request; the {} is {culprit}",
-                ordinal(max + 1)
-            ),
-        ));
+        return Err(limit(format!(
+            "{total} {what} {scope}, over the {max} Anthropic strict tool use allows in one request; the {} is {culprit}",
+            ordinal(max + 1)
+        )));
     }
     Ok(())
 }

@@ -134,7 +134,7 @@ pub enum SchemaError {
     Limit {
         /// The provider.
         dialect: Dialect,
-        /// Which limit, with the operation's count against it.
+        /// Which limit, with the operation's count against it and the member that broke it.
         limit: String,
     },
     /// Gemini takes no parameters schema for an operation without parameters: its function
@@ -162,6 +162,14 @@ pub enum SchemaError {
     NotAProvider {
         /// The dialect asked for.
         dialect: Dialect,
+    },
+    /// The tools of one request, each within the provider's limits, are not together.
+    #[error("{dialect} cannot take these tools in one request: {limit}")]
+    RequestLimit {
+        /// The provider.
+        dialect: Dialect,
+        /// Which limit, with the count against it and the tool and member that went over.
+        limit: String,
     },
     /// Tool-call arguments that do not follow the dialect's schema.
     #[error("at {location}: {message}")]
