@@ -28,6 +28,9 @@ use crate::worldspace::{
 ///   it is counted in `unexplored`, listed in [`SearchPage::failures`], and a later search tries
 ///   it again; only a failure of the scope itself, when nothing of the scope is held, fails the
 ///   search.
+/// - **Entries** are those strictly below the scope: the scope's own entry is never listed.
+///   Whether it is discoverable depends on whether its parent was observed, so listing it would
+///   make the same query in the same scope answer differently after a search of a wider scope.
 /// - **Rank.** A non-empty query is ranked by [`Client::discover`] with a limit as large as the
 ///   whole Discoverable Space, so every matching entry comes back; `offset` and `limit` are then
 ///   applied to that list. The ranking is the index's (deterministic, ties by path), so pages of
@@ -38,8 +41,7 @@ use crate::worldspace::{
 /// - **`total`** is the exact number of indexed entries of the scope that match the query (that
 ///   contain at least one of its words, as the index tokenises them), or all indexed entries of
 ///   the scope for an empty query. It says nothing of entries not crawled yet: `coverage` does.
-/// - **`coverage`**: `indexed` counts the discoverable entries at or below the scope (the scope
-///   itself included when it is discoverable, as [`Client::discover`] searches it too);
+/// - **`coverage`**: `indexed` counts the discoverable entries strictly below the scope;
 ///   `crawled` counts the observe requests this search sent; `unexplored` counts the held Objects
 ///   of the scope whose children are still unobserved after the crawl, plus one for the scope
 ///   itself when nothing of it is held.
@@ -76,9 +78,7 @@ impl Worldspace for Client {
             let matching: Vec<Path> = if request.query.trim().is_empty() {
                 space
                     .paths()
-                    .filter(|path| {
-                        request.scope.is_ancestor_or_self_of(path) && space.is_discoverable(path)
-                    })
+                    .filter(|path| below(&request.scope, path) && space.is_discoverable(path))
                     .cloned()
                     .collect()
             } else {
@@ -88,6 +88,7 @@ impl Worldspace for Client {
                     .discover(&request.scope, &request.query, all)
                     .into_iter()
                     .map(|hit| hit.path)
+                    .filter(|path| *path != request.scope)
                     .collect()
             };
             let hits = matching
@@ -112,7 +113,7 @@ impl Worldspace for Client {
                 let Some(known) = space.object(path) else {
                     continue;
                 };
-                if known.discoverable {
+                if known.discoverable && *path != request.scope {
                     indexed += 1;
                 }
                 if known.object.is_some() {
@@ -204,6 +205,11 @@ impl Worldspace for Client {
             }),
         }
     }
+}
+
+/// Whether `path` is strictly below `scope`: the entries a search lists.
+fn below(scope: &Path, path: &Path) -> bool {
+    path != scope && scope.is_ancestor_or_self_of(path)
 }
 
 /// What the crawl step of `search` did.
