@@ -103,20 +103,23 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use tokio::sync::oneshot;
 
-    /// A flight that waits for `gate`, counts its run in `runs` and answers `answer`.
-    fn gated(gate: oneshot::Receiver<()>, runs: Arc<AtomicUsize>, answer: u32) -> Flight<u32> {
-        Box::pin(async move {
+    /// A retrieval whose flight waits for the returned gate to open, then answers `answer`;
+    /// the counter counts its runs.
+    fn gated(answer: u32) -> (Arc<Joined<u32>>, oneshot::Sender<()>, Arc<AtomicUsize>) {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let (open, gate) = oneshot::channel();
+        let counted = Arc::clone(&runs);
+        let joined = Joined::new(Box::pin(async move {
             let _ = gate.await;
-            runs.fetch_add(1, Ordering::SeqCst);
+            counted.fetch_add(1, Ordering::SeqCst);
             answer
-        })
+        }));
+        (joined, open, runs)
     }
 
     #[tokio::test(flavor = "current_thread")]
     async fn every_caller_gets_the_one_result_and_nothing_stays_behind() {
-        let runs = Arc::new(AtomicUsize::new(0));
-        let (open, gate) = oneshot::channel();
-        let joined = Joined::new(gated(gate, Arc::clone(&runs), 7));
+        let (joined, open, runs) = gated(7);
         let lead = tokio::spawn(Arc::clone(&joined).lead());
         let joiners: Vec<_> = (0..10)
             .map(|_| tokio::spawn(Arc::clone(&joined).join()))
@@ -136,9 +139,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread")]
     async fn dropped_callers_do_not_cancel_the_flight() {
-        let runs = Arc::new(AtomicUsize::new(0));
-        let (open, gate) = oneshot::channel();
-        let joined = Joined::new(gated(gate, Arc::clone(&runs), 3));
+        let (joined, open, runs) = gated(3);
         let lead = tokio::spawn(Arc::clone(&joined).lead());
         let joiner = tokio::spawn(Arc::clone(&joined).join());
         tokio::task::yield_now().await;
@@ -153,9 +154,7 @@ mod tests {
 
     #[tokio::test(flavor = "current_thread")]
     async fn a_caller_never_polled_again_does_not_starve_the_others() {
-        let runs = Arc::new(AtomicUsize::new(0));
-        let (open, gate) = oneshot::channel();
-        let joined = Joined::new(gated(gate, Arc::clone(&runs), 5));
+        let (joined, open, _) = gated(5);
         let mut lead = Box::pin(Arc::clone(&joined).lead());
         // Polled once, which starts the flight, then held.
         let first = std::future::poll_fn(|cx| std::task::Poll::Ready(lead.as_mut().poll(cx))).await;
