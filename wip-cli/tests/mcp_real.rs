@@ -5,15 +5,13 @@
 //! independent of crawl order, and Ctrl-C in the `wip` command. Raw JSON-RPC over stdio where
 //! the test must see every line, rmcp's client over HTTP; everything on loopback.
 
-mod mcp_real {
-    pub(crate) mod slow_host;
-}
+#[path = "mcp_real/slow_host.rs"]
+mod slow_host;
 
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_real::slow_host::{self, SlowHost};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, ProgressNotificationParam,
 };
@@ -21,6 +19,7 @@ use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
+use slow_host::SlowHost;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::watch;
