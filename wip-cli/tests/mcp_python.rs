@@ -4,7 +4,10 @@
 //! once into a virtualenv under `target/` (PyPI must be reachable the first time; later runs
 //! reuse it); the scenarios are in `tests/mcp_python/client.py`.
 
-#[expect(dead_code, reason = "the counts serve the tests of mcp_real.rs")]
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_real/common.rs"]
+mod common;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/slow_host.rs"]
 mod slow_host;
 
@@ -13,13 +16,9 @@ use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use common::{Error, TestResult, demo, listening};
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-use wip_demo::{DemoOptions, DemoServer};
-
-type Error = Box<dyn std::error::Error>;
-type TestResult = Result<(), Error>;
+use tokio::process::Command;
 
 /// The SDK version the scenarios are written for.
 const SDK: &str = "mcp==2.3.0";
@@ -91,33 +90,6 @@ async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{arguments:?}: {stdout}\n{stderr}");
     Ok(serde_json::from_str(stdout.trim())?)
-}
-
-async fn demo() -> Result<DemoServer, Error> {
-    let options = DemoOptions {
-        issues: 400,
-        ..DemoOptions::default()
-    };
-    Ok(wip_demo::serve("127.0.0.1:0".parse()?, options).await?)
-}
-
-/// `wip mcp --listen ADDR ARGS` for `endpoint`, and the MCP URL it printed (on 127.0.0.1).
-async fn listening(endpoint: &str, addr: &str, args: &[&str]) -> Result<(Child, String), Error> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wip"))
-        .args(["mcp", "--endpoint", endpoint, "--listen", addr])
-        .args(args)
-        .env_remove("WIP_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?).lines();
-    let line = tokio::time::timeout(PATIENCE, stdout.next_line())
-        .await??
-        .ok_or("no address printed")?;
-    let url = line.strip_prefix("mcp: ").ok_or("not an mcp line")?;
-    Ok((child, url.replace("0.0.0.0", "127.0.0.1")))
 }
 
 /// The discover went well and its progress counted up to at most the crawl budget.
@@ -196,6 +168,7 @@ async fn the_python_sdk_with_the_bearer_token_on_a_non_loopback_listen() -> Test
         &["--auth-token-file", &file.to_string_lossy()],
     )
     .await?;
+    let url = url.replace("0.0.0.0", "127.0.0.1");
     // The SDK reports the 401 as an error response (mcp_real.rs checks the status itself).
     let refused = scenario(&["unauthorized", &url]).await?;
     assert!(refused["refused"].is_string(), "{refused}");
