@@ -16,7 +16,7 @@ mod slow_host;
 
 use std::time::Duration;
 
-use common::{Error, QUIET, SLOW_OBSERVE, TestResult, demo, listening};
+use common::{Error, QUIET, SLOW_OBSERVE, TestResult, deep_demo, demo, listening};
 use raw_http::exchange;
 use recorder::Recorder;
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
@@ -89,12 +89,12 @@ async fn progress_counts_each_calls_own_requests_with_two_sessions_crawling() ->
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_discover_over_http_sends_nothing_more() -> TestResult {
-    let demo = demo().await?;
+    let demo = deep_demo().await?;
     let host = slow_host::start(&demo.endpoint(), SLOW_OBSERVE, Duration::ZERO).await;
     let (_server, url) = listening(&host.endpoint, "127.0.0.1:0", &[]).await?;
     let client = http_client(&url).await?;
     let params = CallToolRequestParams::new("discover").with_arguments(
-        json!({"scope": "/", "query": "bulk"})
+        json!({"scope": "/lab/deep", "query": "bulk"})
             .as_object()
             .cloned()
             .unwrap_or_default(),
@@ -224,5 +224,24 @@ async fn a_non_loopback_listen_needs_the_bearer_token() -> TestResult {
     }
     assert!(!stderr.contains(token), "{stderr}");
     std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_session_expires_after_session_idle() -> TestResult {
+    let demo = demo().await?;
+    let (_server, url) =
+        listening(&demo.endpoint(), "127.0.0.1:0", &["--session-idle", "1"]).await?;
+    let (status, head, body) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    assert_eq!(status, 200, "{head}{body}");
+    let session = session_id(&head)?;
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (status, head, _) = exchange(&url, "POST", &headers, list).await?;
+    assert_eq!(status, 404, "the idle session still answers: {head}");
     Ok(())
 }

@@ -13,7 +13,7 @@ mod slow_host;
 use std::process::Stdio;
 use std::time::Duration;
 
-use common::{Error, PATIENCE, QUIET, READ, SLOW_OBSERVE, TestResult, demo, wip};
+use common::{Error, PATIENCE, QUIET, READ, SLOW_OBSERVE, TestResult, deep_demo, demo, wip};
 use serde_json::{Value, json};
 use slow_host::SlowHost;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
@@ -117,12 +117,16 @@ fn result_text(answer: &Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cancelled_discover_on_stdio_sends_nothing_more_and_gets_no_answer() -> TestResult {
-    let demo = demo().await?;
+    let demo = deep_demo().await?;
     let host = slow_host::start(&demo.endpoint(), SLOW_OBSERVE, Duration::ZERO).await;
     let mut mcp = Stdio_::start(&host.endpoint).await?;
     mcp.initialize().await?;
-    mcp.call(1, "discover", json!({"scope": "/", "query": "bulk"}))
-        .await?;
+    mcp.call(
+        1,
+        "discover",
+        json!({"scope": "/lab/deep", "query": "bulk"}),
+    )
+    .await?;
     host.until(|host| host.observes() >= 3).await;
     mcp.cancel(1).await?;
     // What was on its way when the cancel was written may still arrive; nothing after that.
@@ -265,13 +269,20 @@ async fn interrupt(child: &Child) -> TestResult {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ctrl_c_stops_a_crawl_and_leaves_a_sent_call_unknown() -> TestResult {
-    let demo = demo().await?;
+    let demo = deep_demo().await?;
     let host: SlowHost =
         slow_host::start(&demo.endpoint(), SLOW_OBSERVE, Duration::from_secs(2)).await;
-    let crawl = wip(&["discover", "bulk", "--endpoint", &host.endpoint])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()?;
+    let crawl = wip(&[
+        "discover",
+        "bulk",
+        "--scope",
+        "/lab/deep",
+        "--endpoint",
+        &host.endpoint,
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()?;
     host.until(|host| host.observes() >= 3).await;
     interrupt(&crawl).await?;
     let output = tokio::time::timeout(PATIENCE, crawl.wait_with_output()).await??;

@@ -23,6 +23,18 @@ pub(crate) const QUIET: Duration = Duration::from_millis(1200);
 /// How long the slow Host holds each observe: a crawl of the sample Worldspace takes seconds.
 pub(crate) const SLOW_OBSERVE: Duration = Duration::from_millis(150);
 
+/// The sample Worldspace with its lab, whose folder chain `/lab/deep/d1/…/d200` a crawl can
+/// only walk one observe after another: a crawl of it lasts as many of the slow Host's delays
+/// as its budget allows.
+pub(crate) async fn deep_demo() -> Result<DemoServer, Error> {
+    let options = DemoOptions {
+        lab: true,
+        deep_levels: 200,
+        ..DemoOptions::default()
+    };
+    Ok(wip_demo::serve("127.0.0.1:0".parse()?, options).await?)
+}
+
 pub(crate) async fn demo() -> Result<DemoServer, Error> {
     let options = DemoOptions {
         issues: 400,
