@@ -145,8 +145,8 @@ Piped in, the first failing line stops the script with its exit code.")]
         #[arg(required = true)]
         targets: Vec<String>,
     },
-    /// Print an operation's input schema for an AI provider.
-    #[command(after_help = "Example:\n  wip schema /projects/wip/1 close --dialect openai")]
+    /// Print an operation's input schema, or its whole tool declaration, for an AI provider.
+    #[command(after_help = SCHEMA_HELP)]
     Schema {
         /// A canonical absolute path.
         target: String,
@@ -155,6 +155,14 @@ Piped in, the first failing line stops the script with its exit code.")]
         /// The schema dialect.
         #[arg(long, value_enum)]
         dialect: SchemaDialect,
+        /// Print the whole tool declaration the provider's API takes (openai, anthropic or
+        /// gemini), ready to paste into its `tools`.
+        #[arg(long)]
+        declaration: bool,
+        /// The tool name in the declaration (default: the operation's name); 1 to 64 of
+        /// A-Z a-z 0-9 _ -, starting with a letter or _.
+        #[arg(long, value_name = "NAME", requires = "declaration")]
+        name: Option<String>,
     },
     /// Render the Text View of an Object or an Interface Descriptor given as wire JSON.
     #[command(subcommand)]
@@ -163,20 +171,71 @@ Piped in, the first failing line stops the script with its exit code.")]
     #[command(subcommand)]
     Ref(RefCommand),
     /// Serve discover, inspect and invoke as an MCP server: on stdio, or over Streamable HTTP.
-    #[command(
-        after_help = "Examples:\n  wip mcp --endpoint http://127.0.0.1:8080/wip\n  \
-wip mcp --listen 127.0.0.1:8090 --endpoint http://127.0.0.1:8080/wip\n\n\
-On stdio, stdout carries the protocol and logs go to stderr. With --listen, the endpoint is \
-http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`; ADDR must be a loopback address, and \
-requests from a browser origin other than loopback are refused."
-    )]
-    Mcp {
-        /// Serve over Streamable HTTP at http://ADDR/mcp instead of stdio, until interrupted;
-        /// ADDR must be a loopback address (port 0 picks a free port).
-        #[arg(long, value_name = "ADDR")]
-        listen: Option<SocketAddr>,
-    },
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpOptions),
 }
+
+/// What `wip mcp --help` says after the options: what is served and what is refused.
+const MCP_HELP: &str = "Examples:\n  wip mcp --endpoint http://127.0.0.1:8080/wip\n  \
+wip mcp --listen localhost:8090 --endpoint http://127.0.0.1:8080/wip\n  \
+wip mcp --listen 0.0.0.0:8090 --auth-token-file token.txt --endpoint http://127.0.0.1:8080/wip\n\n\
+On stdio, stdout carries the protocol and logs go to stderr. With --listen, the endpoint is \
+http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`.\n\n\
+Refused, over HTTP:\n\
+- a non-loopback ADDR without --auth-token-file (the command exits 2);\n\
+- with --auth-token-file, any request without `Authorization: Bearer TOKEN` (401);\n\
+- on a loopback ADDR, a Host header other than localhost, 127.0.0.1, ::1 or the bound address \
+(403); on a non-loopback ADDR with a token, any Host is accepted;\n\
+- a request with an Origin header (browsers send one) from an origin other than http(s) on \
+localhost, 127.0.0.1, [::1] or the bound address at the server's own port (loopback ADDR only) \
+or one given with --allow-origin (403); loopback origins on other ports are refused too;\n\
+- an initialize past --max-sessions open sessions (a JSON-RPC error, code -32000).";
+
+/// The options of `wip mcp`.
+#[derive(Debug, Args)]
+pub(crate) struct McpOptions {
+    /// Serve over Streamable HTTP at http://ADDR/mcp instead of stdio, until interrupted.
+    /// ADDR is HOST:PORT, HOST a name or an address (port 0 picks a free port); a
+    /// non-loopback ADDR needs --auth-token-file.
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) listen: Option<String>,
+    /// Require `Authorization: Bearer TOKEN` on every request, TOKEN the one line of FILE.
+    #[arg(long, value_name = "FILE", requires = "listen")]
+    pub(crate) auth_token_file: Option<PathBuf>,
+    /// Accept browser requests from ORIGIN (scheme://host[:port]); repeatable.
+    #[arg(long, value_name = "ORIGIN", requires = "listen")]
+    pub(crate) allow_origin: Vec<String>,
+    /// The most MCP sessions open at once; an initialize past it is refused.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 64,
+        requires = "listen",
+        value_parser = clap::value_parser!(u64).range(1..=100_000)
+    )]
+    pub(crate) max_sessions: u64,
+    /// End a session after this many seconds without a request.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 300,
+        requires = "listen",
+        value_parser = clap::value_parser!(u64).range(1..=86_400)
+    )]
+    pub(crate) session_idle: u64,
+}
+
+/// What `wip schema --help` says after the options: the declaration shapes and the limits.
+const SCHEMA_HELP: &str = "Examples:\n  wip schema /projects/wip/1 close --dialect openai\n  \
+wip schema /projects/wip/1 close --dialect gemini --declaration --name close_issue\n\n\
+--declaration prints openai {\"type\":\"function\",\"name\",\"description\",\"parameters\",\
+\"strict\":true}, anthropic {\"name\",\"description\",\"input_schema\",\"strict\":true}, gemini a \
+functionDeclarations entry (no \"parameters\" for an operation without parameters). Each \
+provider's documented limits are checked, and a schema past one is refused naming the limit \
+and the member: OpenAI strict 5,000 properties, 10 levels, 1,000 enum values, 120,000 \
+characters of names and enum values, 15,000 characters in an enum of more than 250 values; \
+Anthropic strict 24 optional and 16 union-typed parameters; Gemini member names outside \
+^[A-Za-z_][A-Za-z0-9_]{0,63}$ are written mapped (`$case` as `_case`).";
 
 /// The schema dialects `wip schema` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

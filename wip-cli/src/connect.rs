@@ -1,8 +1,9 @@
 //! From the global options to a client of the Host: the endpoint, the token (sent to that
-//! origin only), and a transport that counts observes so a crawl can show progress.
+//! origin only), and a transport that counts observes so a crawl can show progress, both for
+//! the whole connection and for the one tool call ([`CallScope`]) each request belongs to.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use async_trait::async_trait;
 use tokio::sync::watch;
@@ -57,18 +58,84 @@ impl Default for Counts {
     }
 }
 
-impl Progress {
-    /// (observe requests answered, Objects received).
-    pub(crate) fn read(&self) -> (u64, u64) {
+impl Counts {
+    fn read(&self) -> (u64, u64) {
         (
-            self.0.requests.load(Ordering::Relaxed),
-            self.0.objects.load(Ordering::Relaxed),
+            self.requests.load(Ordering::Relaxed),
+            self.objects.load(Ordering::Relaxed),
         )
     }
 
-    /// A receiver whose `changed()` completes once an observe is answered after this call.
+    fn add(&self, requests: u64, objects: u64) {
+        self.objects.fetch_add(objects, Ordering::Relaxed);
+        self.requests.fetch_add(requests, Ordering::Relaxed);
+        self.changed.send_replace(());
+    }
+}
+
+impl Progress {
+    /// (observe requests answered, Objects received).
+    pub(crate) fn read(&self) -> (u64, u64) {
+        self.0.read()
+    }
+}
+
+/// One tool call or command as its requests see it: what it has had answered (its own
+/// progress, whatever else shares the connection) and whether it was cancelled. Set around the
+/// work with [`CallScope::run`]; the transport finds it through [`wip_client::context`], also
+/// in the tasks a crawl spawns, and sends nothing more once it is cancelled.
+#[derive(Debug, Default)]
+pub(crate) struct CallScope {
+    counts: Counts,
+    cancelled: AtomicBool,
+    /// Calls handed to the transport (sent, or refused at once because the scope was cancelled).
+    calls: AtomicU64,
+}
+
+impl CallScope {
+    pub(crate) fn new() -> Arc<Self> {
+        Arc::new(Self::default())
+    }
+
+    /// Runs `work` as this call: its requests are counted here and refused once cancelled.
+    pub(crate) async fn run<F: Future>(self: Arc<Self>, work: F) -> F::Output {
+        wip_client::context::scope(self, work).await
+    }
+
+    /// From now on, no request of this call is sent.
+    pub(crate) fn cancel(&self) {
+        self.cancelled.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a call of this scope reached the transport, so it may have been sent. Read after
+    /// [`Self::cancel`]: a call that was not handed over by then never will be.
+    pub(crate) fn call_started(&self) -> bool {
+        self.calls.load(Ordering::SeqCst) > 0
+    }
+
+    /// (requests answered, Objects received) in this call.
+    pub(crate) fn read(&self) -> (u64, u64) {
+        self.counts.read()
+    }
+
+    /// A receiver whose `changed()` completes once a request of this call is answered.
     pub(crate) fn subscribe(&self) -> watch::Receiver<()> {
-        self.0.changed.subscribe()
+        self.counts.changed.subscribe()
+    }
+
+    fn current() -> Option<Arc<Self>> {
+        wip_client::context::current()?.downcast::<Self>().ok()
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::SeqCst)
+    }
+}
+
+/// The refusal of a request whose tool call or command was cancelled: nothing was sent.
+fn refused() -> TransportError {
+    TransportError::NotSent {
+        detail: "the tool call or command was cancelled".to_owned(),
     }
 }
 
@@ -155,7 +222,8 @@ pub(crate) fn connect_to(
     })
 }
 
-/// A transport that counts answered observes and the Objects they held.
+/// A transport that counts answered observes and the Objects they held, for the connection and
+/// for the current [`CallScope`], and sends nothing for a cancelled one.
 struct Counting {
     inner: HttpTransport,
     progress: Progress,
@@ -167,17 +235,19 @@ impl Transport for Counting {
         &self,
         request: &ObserveRequest,
     ) -> Result<Reply<ObserveResponse>, TransportError> {
-        let reply = self.inner.observe(request).await;
-        if let Ok(Reply::Success(response)) = &reply {
-            let mut objects = 0;
-            response.walk(&mut |_| objects += 1);
-            self.progress
-                .0
-                .objects
-                .fetch_add(objects, Ordering::Relaxed);
+        let scope = CallScope::current();
+        if scope.as_ref().is_some_and(|scope| scope.is_cancelled()) {
+            return Err(refused());
         }
-        self.progress.0.requests.fetch_add(1, Ordering::Relaxed);
-        self.progress.0.changed.send_replace(());
+        let reply = self.inner.observe(request).await;
+        let mut objects = 0;
+        if let Ok(Reply::Success(response)) = &reply {
+            response.walk(&mut |_| objects += 1);
+        }
+        self.progress.0.add(1, objects);
+        if let Some(scope) = scope {
+            scope.counts.add(1, objects);
+        }
         reply
     }
 
@@ -185,7 +255,15 @@ impl Transport for Counting {
         &self,
         request: &FetchInterfaceRequest,
     ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
-        self.inner.fetch_interface(request).await
+        let scope = CallScope::current();
+        if scope.as_ref().is_some_and(|scope| scope.is_cancelled()) {
+            return Err(refused());
+        }
+        let reply = self.inner.fetch_interface(request).await;
+        if let Some(scope) = scope {
+            scope.counts.add(1, 0);
+        }
+        reply
     }
 
     async fn call_operation(
@@ -193,6 +271,14 @@ impl Transport for Counting {
         request: &CallOperationRequest,
         descriptor: &ValidDescriptor,
     ) -> Result<Reply<CallOperationResponse>, TransportError> {
+        if let Some(scope) = CallScope::current() {
+            // Counted before the check, so a canceller that finds no call started knows that
+            // none will be sent (both sides are sequentially consistent).
+            scope.calls.fetch_add(1, Ordering::SeqCst);
+            if scope.is_cancelled() {
+                return Err(refused());
+            }
+        }
         self.inner.call_operation(request, descriptor).await
     }
 }

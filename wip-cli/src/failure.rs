@@ -1,6 +1,7 @@
 //! Why a command failed, and the exit code each reason has: 1 transport or other failure (a
 //! passed deadline included), 2 usage or input error, 3 a protocol error from the Host, 4 a
-//! call's outcome unknown.
+//! call's outcome unknown. This is the one place exit codes are decided: a `wip repl` line's
+//! failure arrives as the binding's [`ErrorKind`] and is mapped here too.
 
 use std::fmt;
 use std::process::ExitCode;
@@ -10,6 +11,7 @@ use wip_model::ProtocolError;
 use wip_model::escape::Message;
 use wip_refs::Escaped;
 use wip_tools::WorldspaceError;
+use wip_tools::binding::ErrorKind;
 
 /// A failed command: what stderr says and the exit code.
 #[derive(Debug)]
@@ -28,11 +30,11 @@ pub(crate) enum Failure {
     OutcomeUnknown(String),
     /// The Host could not be reached, or anything else went wrong. Exit 1.
     Other(String),
-    /// A line of a `wip repl` script failed with the exit code of its kind; the text is the
+    /// A line of a `wip repl` script failed; the exit code is its kind's, and the text is the
     /// binding's account of it.
     Line {
-        /// The exit code (1 to 4).
-        code: u8,
+        /// Why the line failed, as the binding classed it (`None` for a failure it did not class).
+        kind: Option<ErrorKind>,
         /// What went wrong, prefixed with the line number.
         text: String,
     },
@@ -82,7 +84,13 @@ impl Failure {
             Self::Input(_) => 2,
             Self::Protocol { .. } => 3,
             Self::OutcomeUnknown(_) => 4,
-            Self::Line { code, .. } => *code,
+            Self::Line { kind, .. } => match kind {
+                Some(ErrorKind::Input) => 2,
+                Some(ErrorKind::Protocol) => 3,
+                Some(ErrorKind::OutcomeUnknown) => 4,
+                // Transport, a class the binding adds later, or none: "anything else".
+                _ => 1,
+            },
         })
     }
 }
@@ -122,3 +130,46 @@ impl From<anyhow::Error> for Failure {
 }
 
 pub(crate) type Result<T, E = Failure> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(kind: Option<ErrorKind>) -> ExitCode {
+        Failure::Line {
+            kind,
+            text: String::new(),
+        }
+        .exit_code()
+    }
+
+    #[test]
+    fn each_class_of_a_repl_line_has_the_exit_code_of_the_same_failure_of_a_command() {
+        assert_eq!(
+            line(Some(ErrorKind::Input)),
+            Failure::input("x").exit_code()
+        );
+        assert_eq!(
+            line(Some(ErrorKind::Transport)),
+            Failure::other("x").exit_code()
+        );
+        assert_eq!(
+            line(Some(ErrorKind::OutcomeUnknown)),
+            Failure::OutcomeUnknown(String::new()).exit_code()
+        );
+        let protocol = Failure::Protocol {
+            error: ProtocolError::new(wip_model::ProtocolErrorCode::NotFound, "gone"),
+            detail: None,
+        };
+        assert_eq!(line(Some(ErrorKind::Protocol)), protocol.exit_code());
+        assert_eq!(line(None), ExitCode::from(1));
+        let codes = [
+            ErrorKind::Input,
+            ErrorKind::Protocol,
+            ErrorKind::OutcomeUnknown,
+            ErrorKind::Transport,
+        ]
+        .map(|kind| line(Some(kind)));
+        assert_eq!(codes, [2, 3, 4, 1].map(ExitCode::from));
+    }
+}

@@ -10,6 +10,7 @@ mod output;
 mod progress;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
@@ -18,7 +19,7 @@ use wip_model::escape::Message;
 
 use crate::cli::{Cli, Command, Format, RefCommand, RenderCommand};
 use crate::commands::{demo, discover, inspect, invoke, observe, ptc, refs, render, repl, schema};
-use crate::connect::{Connection, Discovery, command_space, connect, terminal_config};
+use crate::connect::{CallScope, Connection, Discovery, command_space, connect, terminal_config};
 use crate::failure::{Failure, Result};
 
 fn main() -> ExitCode {
@@ -73,7 +74,7 @@ async fn run(cli: Cli) -> Result<()> {
             name,
             operation,
         }) => refs::format(format, &scope, &name, operation.as_deref()),
-        Command::Mcp { listen } => mcp::run(&global, listen).await,
+        Command::Mcp(options) => mcp::run(&global, options).await,
         Command::Repl => {
             // Each line is a tool call with its own deadline; the session has none.
             let connection = connect(
@@ -100,8 +101,15 @@ async fn run(cli: Cli) -> Result<()> {
             let sends_a_call = matches!(command, Command::Invoke { .. });
             // The tools stop at the deadline themselves and report what they have; this only
             // ends a command that something kept past it.
-            let work = on_host(&connection, format, timeout, command);
-            match tokio::time::timeout(timeout + LAST_RESORT, work).await {
+            let scope = CallScope::new();
+            let work = Arc::clone(&scope).run(on_host(&connection, format, timeout, command));
+            let bounded = tokio::select! {
+                bounded = tokio::time::timeout(timeout + LAST_RESORT, work) => bounded,
+                // Ctrl-C drops the work (a crawl's observes with it) and the scope refuses
+                // anything not yet sent.
+                Ok(()) = tokio::signal::ctrl_c() => return Err(interrupted(&scope)),
+            };
+            match bounded {
                 Ok(result) => result,
                 Err(_) if sends_a_call => Err(Failure::OutcomeUnknown(format!(
                     "outcome unknown: the deadline of {}s (--timeout) passed; the call may have been sent and is never sent again",
@@ -113,6 +121,19 @@ async fn run(cli: Cli) -> Result<()> {
                 ))),
             }
         }
+    }
+}
+
+/// A command stopped by Ctrl-C: a call that may have been sent is an unknown outcome (exit 4).
+fn interrupted(scope: &CallScope) -> Failure {
+    scope.cancel();
+    if scope.call_started() {
+        Failure::OutcomeUnknown(
+            "outcome unknown: interrupted (Ctrl-C) after the call was sent; it is never sent again"
+                .to_owned(),
+        )
+    } else {
+        Failure::other("interrupted (Ctrl-C): the command stopped and nothing more was sent")
     }
 }
 
@@ -147,7 +168,12 @@ async fn on_host(
             target,
             operation,
             dialect,
-        } => schema::run(connection, &target, &operation, dialect).await,
+            declaration,
+            name,
+        } => {
+            let declaration = declaration.then_some(name);
+            schema::run(connection, &target, &operation, dialect, declaration).await
+        }
         Command::Ptc { targets } => ptc::run(connection, &targets).await,
         other => Err(Failure::other(format!(
             "not a command that works with the Host: {other:?}"

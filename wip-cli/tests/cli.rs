@@ -1,6 +1,6 @@
 //! The built `wip` binary against the sample Host (wip-demo, on the published reference crates)
-//! over loopback: every command's stdout, stderr and exit code, and each error exit of
-//! DESIGN.md §5.
+//! over loopback: every command's stdout, stderr and exit code, and each error exit the README's
+//! "Install `wip` and point it at any Host" section lists.
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -536,7 +536,7 @@ async fn the_token_goes_with_every_request_and_a_missing_or_wrong_one_fails() {
         0,
         &["object at \"/\" {"],
     );
-    // The token from the environment, as DESIGN.md §5 allows.
+    // The token from the environment (`WIP_TOKEN`), as the README's install section shows.
     let endpoint = server.endpoint();
     let output = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_wip"))

@@ -3,18 +3,22 @@
 
 use std::net::SocketAddr;
 use std::process::Stdio;
-use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, ProgressNotificationParam};
-use rmcp::service::{NotificationContext, RunningService};
+use recorder::Recorder;
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject};
+use rmcp::service::RunningService;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
-use tokio::sync::watch;
 use wip_demo::{DemoOptions, DemoServer};
+
+#[path = "mcp_real/raw_http.rs"]
+mod raw_http;
+#[path = "mcp_real/recorder.rs"]
+mod recorder;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -38,30 +42,6 @@ fn wip_mcp(args: &[&str]) -> Command {
         .env_remove("WIP_TOKEN")
         .kill_on_drop(true);
     command
-}
-
-/// A client that records the progress notifications it receives.
-#[derive(Clone)]
-struct Recorder {
-    progress: Arc<watch::Sender<Vec<ProgressNotificationParam>>>,
-}
-
-impl Recorder {
-    fn new() -> Self {
-        Self {
-            progress: Arc::new(watch::Sender::new(Vec::new())),
-        }
-    }
-}
-
-impl ClientHandler for Recorder {
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        self.progress.send_modify(|all| all.push(params));
-    }
 }
 
 /// An MCP session with `wip mcp --endpoint ENDPOINT` as a child process.
@@ -200,8 +180,13 @@ async fn a_stdio_session_lists_and_calls_the_three_tools() -> TestResult {
     )
     .await?;
     check_error(&scope_omitted, &[LIFECYCLE_CLOSE]);
-    let unknown_tool = call(&client, "observe", json!({"path": "/"})).await?;
-    check_error(&unknown_tool, &["unknown tool"]);
+    // An unknown tool is a protocol error, -32602, as MCP asks.
+    let Err(unknown_tool) = call(&client, "observe", json!({"path": "/"})).await else {
+        return Err("an unknown tool got a result".into());
+    };
+    let unknown_tool = unknown_tool.to_string();
+    assert!(unknown_tool.contains("-32602"), "{unknown_tool}");
+    assert!(unknown_tool.contains("unknown tool"), "{unknown_tool}");
     let without_arguments = client
         .call_tool(CallToolRequestParams::new("discover"))
         .await?;
@@ -316,7 +301,7 @@ async fn a_crawl_reports_progress_to_a_client_that_sent_a_token() -> TestResult 
         let Some(message) = notification.message.as_deref() else {
             return Err(format!("no message: {notification:?}").into());
         };
-        let expected_start = format!("{} observes, ", notification.progress);
+        let expected_start = format!("{} requests answered, ", notification.progress);
         assert!(message.starts_with(&expected_start), "{message}");
         assert!(message.ends_with(" objects"), "{message}");
     }
@@ -417,31 +402,9 @@ async fn raw_request(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Result<String, Box<dyn std::error::Error>> {
-    let mut stream = tokio::net::TcpStream::connect(addr).await?;
-    let mut request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
-Content-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    stream.write_all(request.as_bytes()).await?;
-    let mut reply = Vec::new();
-    // The server closes the connection (Connection: close); a stream may stay open, so read
-    // the head only.
-    let mut buffer = [0; 1024];
-    while !reply.windows(2).any(|pair| pair == b"\r\n") {
-        let read = tokio::time::timeout(PATIENCE, stream.read(&mut buffer)).await??;
-        if read == 0 {
-            break;
-        }
-        reply.extend_from_slice(&buffer[..read]);
-    }
-    let reply = String::from_utf8_lossy(&reply);
-    Ok(reply.lines().next().unwrap_or("").to_owned())
+    let url = format!("http://{addr}{path}");
+    let (status, _, _) = raw_http::exchange(&url, method, headers, body).await?;
+    Ok(format!("HTTP/1.1 {status}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -490,20 +453,7 @@ async fn a_streamable_http_session_on_loopback() -> TestResult {
     .to_string();
     let post = |origin: String| {
         let initialize = initialize.clone();
-        async move {
-            raw_request(
-                addr,
-                "POST",
-                "/mcp",
-                &[
-                    ("Origin", &origin),
-                    ("Content-Type", "application/json"),
-                    ("Accept", "application/json, text/event-stream"),
-                ],
-                &initialize,
-            )
-            .await
-        }
+        async move { raw_request(addr, "POST", "/mcp", &[("Origin", &origin)], &initialize).await }
     };
     let foreign = post("http://attacker.example".into()).await?;
     assert!(foreign.starts_with("HTTP/1.1 403"), "{foreign}");
@@ -520,7 +470,7 @@ async fn a_streamable_http_session_on_loopback() -> TestResult {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn listen_refuses_an_address_that_is_not_loopback() -> TestResult {
+async fn listen_refuses_a_non_loopback_address_without_a_token() -> TestResult {
     let output = wip_mcp(&[
         "--listen",
         "0.0.0.0:0",
@@ -533,9 +483,10 @@ async fn listen_refuses_an_address_that_is_not_loopback() -> TestResult {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("0.0.0.0:0 is not a loopback address"),
+        stderr.contains("0.0.0.0 is not a loopback address"),
         "{stderr}"
     );
+    assert!(stderr.contains("--auth-token-file"), "{stderr}");
     assert!(output.stdout.is_empty());
     Ok(())
 }

@@ -8,21 +8,28 @@
 //! measurement, as a caller's first call would). The bare side reads the whole response body and
 //! decodes nothing; ours decodes, validates and applies it to the Known Space.
 //!
-//! Target: our throughput at least 0.9× the bare client's, that is a time ratio (ours over bare,
-//! per batch of requests) of at most 1.11. Criterion times each side per group
-//! (`client_<interaction>_c<concurrency>`, benches `client` and `bare`); afterwards the bench
-//! prints the same ratios from interleaved runs (each side first, second and third in turn), so
-//! that both sides see the same machine state, and beside them the ratio of `HttpTransport`
-//! alone (encoding, HTTP, classifying and decoding, without the Known Space), which tells the
-//! codec's share of the overhead from the client's.
+//! Each of the four rows (observe and call, at concurrency 1 and 64) runs batches from each side
+//! in turn, each side first, second and third in a round equally often, so that all three see
+//! the same machine state; a row's figure is each side's median batch throughput, and its
+//! ratios are over the bare side's: the client's (`Client`: the Known Space, coalescing and the
+//! transport below) and `HttpTransport`'s alone (encoding, HTTP, classifying and decoding),
+//! which tells the codec's share of the overhead from the client's (`cargo xtask bench` holds
+//! the floors each is checked against). The spread printed beside a ratio is the interquartile
+//! range of the per-round ratios.
 //!
-//! The demo answers each request on the blocking pool of the runtime it is served on, here the
-//! clients' runtime. `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's default
-//! is 512): after the c64 cases up to 64 of them sit idle, and at c1 each request then wakes a
-//! different, cold one. `WIP_BENCH_ENDPOINT=URL` measures against a demo served by another
-//! process instead (`cargo run --release -p wip-client --example overhead_profile -- serve`
-//! prints one with the same issues), so that the Host has threads of its own; the cap above
-//! then has nothing to cap. ARCHITECTURE.md (Performance) has the figures of each.
+//! Where the Host runs:
+//! - `WIP_BENCH_ENDPOINT=URL`: a demo served by another process, as a real Host is. `cargo
+//!   xtask bench` starts one with `WIP_BENCH_SERVE=1` (this program serving the same world,
+//!   printing its endpoint on a line, until its stdin closes) and points this mode at it.
+//! - Otherwise, a demo in this process, answering each request on the blocking pool of the
+//!   clients' runtime. `WIP_BENCH_BLOCKING_THREADS=N` caps that pool at N threads (tokio's
+//!   default is 512): after the c64 rows up to 64 of them sit idle, and at c1 each request then
+//!   wakes a different, cold one.
+//!
+//! `WIP_BENCH_REPORT=FILE` also writes the rows as JSON to FILE, for `cargo xtask bench`:
+//! `{"host": "own process" | "bench process", "rows": [{"row": "observe c1", "client": N,
+//! "transport": N, "bare": N, "client_spread": [P25, P75], "transport_spread": [P25, P75]}]}`,
+//! throughputs in requests per second and spreads as ratios.
 
 #[path = "common/bare.rs"]
 mod bare;
@@ -31,6 +38,7 @@ mod prepared_call;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
+use std::io::Read;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -38,8 +46,8 @@ use std::time::{Duration, Instant};
 use async_trait::async_trait;
 use bare::Bare;
 use bytes::Bytes;
-use criterion::Criterion;
 use prepared_call::prepared_call;
+use serde_json::json;
 use tokio::runtime::Runtime;
 use tokio::task::JoinSet;
 use wip_client::{
@@ -125,6 +133,35 @@ struct Setup {
     call_body: Bytes,
 }
 
+/// The demo world every observe and call of the bench is sent to.
+fn demo_options() -> DemoOptions {
+    DemoOptions {
+        issues: ISSUES,
+        max_concurrent_requests: 64,
+        ..DemoOptions::default()
+    }
+}
+
+/// Serves the bench's world on a loopback port in this process, prints its endpoint on a line of
+/// its own, and serves until stdin closes: the process that started it reads the endpoint and
+/// holds stdin open, so this one ends with it, however it ends.
+fn serve() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let server = runtime
+        .block_on(wip_demo::serve(
+            "127.0.0.1:0".parse().expect("an address"),
+            demo_options(),
+        ))
+        .expect("the demo serves");
+    println!("{}", server.endpoint());
+    // A read error ends the wait too: nobody is left to stop this process otherwise.
+    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+    drop(server);
+}
+
 fn issue_reference() -> InterfaceReference {
     InterfaceReference::new(
         Path::root(),
@@ -143,22 +180,15 @@ fn setup() -> Setup {
         builder.max_blocking_threads(cap);
     }
     let runtime = builder.build().expect("a runtime");
-    // A demo served elsewhere (`overhead_profile serve` prints its endpoint), or one here.
+    // A demo served by another process, or one here.
     let (server, endpoint) = match std::env::var("WIP_BENCH_ENDPOINT") {
         Ok(endpoint) => (None, endpoint),
         Err(_) => {
             let server = runtime.block_on(async {
                 let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
-                wip_demo::serve(
-                    addr,
-                    DemoOptions {
-                        issues: ISSUES,
-                        max_concurrent_requests: 64,
-                        ..DemoOptions::default()
-                    },
-                )
-                .await
-                .expect("the demo serves")
+                wip_demo::serve(addr, demo_options())
+                    .await
+                    .expect("the demo serves")
             });
             let endpoint = server.endpoint();
             (Some(server), endpoint)
@@ -301,70 +331,106 @@ impl Setup {
     }
 }
 
+/// One row's measurements: every batch's time, by side, in rounds.
+#[derive(Default)]
+struct Times {
+    client: Vec<Duration>,
+    transport: Vec<Duration>,
+    bare: Vec<Duration>,
+}
+
+impl Times {
+    /// The median batch throughput of `times`, in requests per second.
+    fn per_second(times: &[Duration]) -> f64 {
+        let mut times = times.to_vec();
+        times.sort();
+        BATCH as f64 / times[times.len() / 2].as_secs_f64()
+    }
+
+    /// The first and third quartiles of the per-round throughput ratios of `ours` over bare.
+    fn spread(&self, ours: &[Duration]) -> [f64; 2] {
+        let mut ratios: Vec<f64> = ours
+            .iter()
+            .zip(&self.bare)
+            .map(|(ours, bare)| bare.as_secs_f64() / ours.as_secs_f64())
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        [ratios[ratios.len() / 4], ratios[ratios.len() * 3 / 4]]
+    }
+}
+
 fn main() {
+    if std::env::var_os("WIP_BENCH_SERVE").is_some() {
+        return serve();
+    }
+    let host = if std::env::var_os("WIP_BENCH_ENDPOINT").is_some() {
+        "own process"
+    } else {
+        "bench process"
+    };
     let setup = setup();
-    let mut criterion = Criterion::default()
-        .configure_from_args()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
-    let cases = [
+    println!(
+        "client overhead, Host: {host}; median throughput per side, ratios over bare (interquartile range of the rounds' ratios)"
+    );
+    let mut rows = Vec::new();
+    for (name, interaction) in [
         ("observe", Interaction::Observe),
         ("call", Interaction::Call),
-    ];
-    for (name, interaction) in cases {
-        for concurrency in [1, 64] {
-            let mut group = criterion.benchmark_group(format!("client_{name}_c{concurrency}"));
-            for (label, side) in [("client", Side::Client), ("bare", Side::Bare)] {
-                let mut offset = 0;
-                group.bench_function(label, |b| {
-                    b.iter(|| {
-                        setup.batch(interaction, side, concurrency, offset);
-                        offset += BATCH;
-                    })
-                });
-            }
-            group.finish();
-        }
-    }
-    criterion.final_summary();
-
-    // The same ratios from alternating batches: the figure to quote on a shared machine.
-    for (name, interaction) in cases {
+    ] {
         for concurrency in [1, 64] {
             // A multiple of three, so each side takes each place equally often; odd, for the median.
             const ROUNDS: usize = 33;
-            let (mut ours, mut alone, mut bare) = (Vec::new(), Vec::new(), Vec::new());
+            // One batch of each side first, unmeasured: connections opened, caches warm.
+            for side in [Side::Client, Side::Transport, Side::Bare] {
+                setup.batch(interaction, side, concurrency, 0);
+            }
+            let mut times = Times::default();
             for round in 0..ROUNDS {
-                let offset = round * BATCH;
+                let offset = (round + 1) * BATCH;
                 // Each side takes each place in a round in turn, so that none always runs first
-                // (after the previous case's or round's last side) or last. The cycle stays
+                // (after the previous row's or round's last side) or last. The cycle stays
                 // client, transport, bare: within a round each follows the same side as before.
                 for turn in 0..3 {
-                    let (times, side) = match (round + turn) % 3 {
-                        0 => (&mut ours, Side::Client),
-                        1 => (&mut alone, Side::Transport),
-                        _ => (&mut bare, Side::Bare),
+                    let (side_times, side) = match (round + turn) % 3 {
+                        0 => (&mut times.client, Side::Client),
+                        1 => (&mut times.transport, Side::Transport),
+                        _ => (&mut times.bare, Side::Bare),
                     };
                     let start = Instant::now();
                     setup.batch(interaction, side, concurrency, offset);
-                    times.push(start.elapsed());
+                    side_times.push(start.elapsed());
                 }
             }
-            let per_second = |times: &mut Vec<Duration>| {
-                times.sort();
-                BATCH as f64 / times[ROUNDS / 2].as_secs_f64()
-            };
-            let (ours, alone, bare) = (
-                per_second(&mut ours),
-                per_second(&mut alone),
-                per_second(&mut bare),
+            let row = format!("{name} c{concurrency}");
+            let (client, transport, bare) = (
+                Times::per_second(&times.client),
+                Times::per_second(&times.transport),
+                Times::per_second(&times.bare),
             );
+            let (client_spread, transport_spread) =
+                (times.spread(&times.client), times.spread(&times.transport));
             println!(
-                "{name} c{concurrency}: client {ours:.0}/s, bare {bare:.0}/s, throughput ratio {:.3} (target >= 0.9); transport alone {alone:.0}/s, ratio {:.3}",
-                ours / bare,
-                alone / bare
+                "{row}: client {client:.0}/s, transport alone {transport:.0}/s, bare {bare:.0}/s; client {:.3} ({:.3}-{:.3}), transport alone {:.3} ({:.3}-{:.3})",
+                client / bare,
+                client_spread[0],
+                client_spread[1],
+                transport / bare,
+                transport_spread[0],
+                transport_spread[1],
             );
+            rows.push(json!({
+                "row": row,
+                "client": client,
+                "transport": transport,
+                "bare": bare,
+                "client_spread": client_spread,
+                "transport_spread": transport_spread,
+            }));
         }
+    }
+    if let Some(path) = std::env::var_os("WIP_BENCH_REPORT") {
+        let report = json!({"host": host, "rows": rows});
+        std::fs::write(&path, report.to_string())
+            .unwrap_or_else(|error| panic!("writing {}: {error}", path.to_string_lossy()));
     }
 }

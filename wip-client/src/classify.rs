@@ -38,10 +38,6 @@ pub struct BodyTooLarge {
 /// Whether a `Content-Type` value is JSON as WIP over HTTP v1 means it: `application/json`
 /// (any case) with at most one parameter, `charset=utf-8` (any case, optionally quoted).
 pub fn is_json_content_type(value: &str) -> bool {
-    // The two spellings nearly every Host sends, before the general reading.
-    if value == "application/json; charset=utf-8" || value == "application/json" {
-        return true;
-    }
     let mut parts = value.split(';');
     let media = parts.next().unwrap_or_default().trim();
     if !media.eq_ignore_ascii_case("application/json") {

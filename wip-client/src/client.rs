@@ -15,7 +15,7 @@ use wip_model::{
 };
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
-use crate::flight::{Flight, Joined, Lead};
+use crate::flight::{Flight, Joined};
 use crate::space::{
     CallError, CallSuccess, ClientError, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit,
     classify_call, settle,
@@ -64,8 +64,7 @@ struct Inner {
 /// An async WIP client for one session (endpoint + security context).
 ///
 /// Cheap to clone; clones share the Known Space. Identical concurrent retrievals share one
-/// request, which the first of their callers drives in its own task; if that caller is dropped
-/// first, the request finishes on a task of its own (so a dropped caller never leaves a request
+/// request, which runs on a task of its own (so a dropped caller never leaves a request
 /// half-integrated, and the others still get their answer). The client retries nothing itself:
 /// a failure is returned as it happened, and the next call of the same retrieval makes a new
 /// request ([`HttpTransport`](crate::HttpTransport) sends a retrieval once more when its
@@ -157,7 +156,7 @@ impl Client {
         };
         // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(joined) => Lead::new(joined).await,
+            Ok(joined) => joined.lead().await,
             Err(joined) => joined.join().await,
         }
     }
@@ -183,11 +182,11 @@ impl Client {
             id: Some(id),
             key: Some(Key::Observe(key)),
         };
-        let started = Timer::new(&span);
+        let recorded = span.clone();
         let task = async move {
-            let started = started.start();
+            let started = Instant::now();
             let outcome = inner.transport.observe(&request).await;
-            started.record(&status_of(&outcome));
+            record(&recorded, &started, &outcome);
             let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_observe(id, &outcome);
@@ -199,7 +198,7 @@ impl Client {
             }
             result
         };
-        traced_flight(task, span)
+        Box::pin(task.instrument(span))
     }
 
     /// The Object at `path`: the fresh observation held, or a new depth-0 observe.
@@ -242,7 +241,7 @@ impl Client {
         };
         // Nothing can stop this task between the lock and the flight: no await in between.
         match flight {
-            Ok(joined) => Lead::new(joined).await,
+            Ok(joined) => joined.lead().await,
             Err(joined) => joined.join().await,
         }
     }
@@ -267,11 +266,11 @@ impl Client {
             id: Some(id),
             key: Some(Key::Fetch(reference)),
         };
-        let started = Timer::new(&span);
+        let recorded = span.clone();
         let task = async move {
-            let started = started.start();
+            let started = Instant::now();
             let outcome = inner.transport.fetch_interface(&request).await;
-            started.record(&status_of(&outcome));
+            record(&recorded, &started, &outcome);
             let (completion, joined) = {
                 let mut state = lock(&inner.state);
                 let completion = state.space.complete_fetch(id, &outcome);
@@ -288,7 +287,7 @@ impl Client {
             }
             result
         };
-        traced_flight(task, span)
+        Box::pin(task.instrument(span))
     }
 
     /// Calls `operation` of `reference` on the Object at `path` with `arguments`.
@@ -411,7 +410,7 @@ impl Client {
             status = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
-        let started = Timer::new(&span);
+        let recorded = span.clone();
         let call = async move {
             let id = {
                 let mut state = self.state();
@@ -425,13 +424,13 @@ impl Client {
                 id: Some(id),
                 key: None,
             };
-            let started = started.start();
+            let started = Instant::now();
             let outcome = self
                 .inner
                 .transport
                 .call_operation(&request, &descriptor)
                 .await;
-            started.record(&status_of(&outcome));
+            record(&recorded, &started, &outcome);
             let (space_outcome, result) = classify_call(outcome, &descriptor, operation);
             {
                 let mut state = self.state();
@@ -445,11 +444,7 @@ impl Client {
             }
             result
         };
-        if span.is_disabled() {
-            call.await
-        } else {
-            call.instrument(span).await
-        }
+        call.instrument(span).await
     }
 }
 
@@ -537,49 +532,10 @@ impl InFlightKey<FetchResult> for Key {
     }
 }
 
-/// A flight, instrumented with `span` when that is enabled: with no subscriber listening, the
-/// wrapper would only cost each poll an enter and an exit of nothing.
-fn traced_flight<T>(
-    task: impl Future<Output = T> + Send + 'static,
-    span: tracing::Span,
-) -> Flight<T> {
-    if span.is_disabled() {
-        Box::pin(task)
-    } else {
-        Box::pin(task.instrument(span))
-    }
-}
-
-/// Times an interaction for its span; reads no clock when no subscriber wants the span.
-struct Timer {
-    span: Option<tracing::Span>,
-    started: Option<Instant>,
-}
-
-impl Timer {
-    fn new(span: &tracing::Span) -> Self {
-        Self {
-            span: (!span.is_disabled()).then(|| span.clone()),
-            started: None,
-        }
-    }
-
-    /// The timer, started now (when there is a span to record on).
-    fn start(mut self) -> Self {
-        if self.span.is_some() {
-            self.started = Some(Instant::now());
-        }
-        self
-    }
-
-    /// Records the status and the duration on the span.
-    fn record(self, status: &str) {
-        let (Some(span), Some(started)) = (self.span, self.started) else {
-            return;
-        };
-        span.record("status", status);
-        span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
-    }
+/// Records on `span` how the interaction ended and how long it took since `started`.
+fn record<T>(span: &tracing::Span, started: &Instant, outcome: &Result<Reply<T>, TransportError>) {
+    span.record("status", &*status_of(outcome));
+    span.record("duration_ms", started.elapsed().as_secs_f64() * 1000.0);
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

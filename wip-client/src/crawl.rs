@@ -1,7 +1,7 @@
 //! The crawl: breadth-first expansion of unexplored subtrees, with a bounded number of observes
 //! in flight and a deadline after which nothing more is sent.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -90,8 +90,10 @@ impl Client {
         let mut crawl = Crawl {
             client: self,
             budget,
-            seen: HashSet::new(),
-            expanded: HashSet::new(),
+            starts: starts
+                .iter()
+                .map(|path| (path.clone(), Reached::default()))
+                .collect(),
             report: CrawlReport {
                 objects: 0,
                 requests: 0,
@@ -105,11 +107,11 @@ impl Client {
             if !stopped && next.is_empty() {
                 next = std::mem::take(&mut deferred);
             }
-            next.retain(|path| !crawl.expanded.contains(path));
+            next.retain(|path| !crawl.expanded(path));
             next.sort_by(breadth_first);
             next.dedup();
             if stopped || next.is_empty() {
-                deferred.retain(|path| !crawl.expanded.contains(path));
+                deferred.retain(|path| !crawl.expanded(path));
                 next.append(&mut deferred);
                 next.sort_by(breadth_first);
                 next.dedup();
@@ -125,14 +127,28 @@ impl Client {
 }
 
 /// A crawl under way: what it has seen and what it has to show.
+///
+/// The trees of one crawl overlap only where a tree's root is a node an earlier tree returned
+/// without its children (the next round's paths are such nodes, each below a different one), or
+/// where a start lies below another start. So the crawl keeps no set of every path it saw: it
+/// counts a tree's root only when that root is a start no tree has reached yet, and it follows
+/// the starts alone, to know which of them the rounds expanded on the way. Its memory is the
+/// frontier, not every Object seen.
 struct Crawl<'a> {
     client: &'a Client,
     budget: CrawlBudget,
-    /// Every path an observe of this crawl returned.
-    seen: HashSet<Path>,
-    /// The paths an observe of this crawl returned with their children.
-    expanded: HashSet<Path>,
+    /// Each start, and what the trees of this crawl showed of it.
+    starts: HashMap<Path, Reached>,
     report: CrawlReport,
+}
+
+/// What the trees of a crawl showed of a start.
+#[derive(Debug, Default, Clone, Copy)]
+struct Reached {
+    /// A tree held it (and it was counted).
+    seen: bool,
+    /// A tree held it with its children.
+    expanded: bool,
 }
 
 impl Crawl<'_> {
@@ -164,13 +180,12 @@ impl Crawl<'_> {
                 let Some(path) = pending.next() else {
                     break;
                 };
-                if self.expanded.contains(&path) {
-                    continue;
-                }
                 self.report.requests += 1;
                 let client = self.client.clone();
                 let observed = path.clone();
-                let task = in_flight.spawn(async move { client.observe(&observed, depth).await });
+                // The caller's context goes with the observe, so its transport can tell whose it is.
+                let observe = async move { client.observe(&observed, depth).await };
+                let task = in_flight.spawn(crate::context::carry(observe));
                 sent.insert(task.id(), path);
             }
             if in_flight.is_empty() {
@@ -227,17 +242,33 @@ impl Crawl<'_> {
                 return;
             }
         };
+        // The root was counted already when an earlier tree returned it unexplored: it is
+        // then no start, or a start a tree has reached.
+        let root_counted = self.starts.get(&path).is_none_or(|start| start.seen);
         // A decoded tree names only valid children, so the walk does not stop early.
         let _ = tree.walk_with_paths(&path, |node_path, node| {
-            if self.seen.insert(node_path.clone()) {
+            let start = self.starts.get_mut(node_path);
+            let counted = match &start {
+                Some(start) => start.seen,
+                None => root_counted && *node_path == path,
+            };
+            if !counted {
                 self.report.objects += 1;
+            }
+            if let Some(start) = start {
+                start.seen = true;
+                start.expanded |= node.children.is_some();
             }
             if node.children.is_none() {
                 next.push(node_path.clone());
-            } else {
-                self.expanded.insert(node_path.clone());
             }
         });
+    }
+
+    /// Whether a tree of this crawl returned `path` with its children. Only a start can be
+    /// both a path to observe and expanded on the way (see [`Crawl`]).
+    fn expanded(&self, path: &Path) -> bool {
+        self.starts.get(path).is_some_and(|start| start.expanded)
     }
 }
 

@@ -65,6 +65,7 @@ pub use transport::{
 };
 mod bm25;
 mod client;
+pub mod context;
 mod crawl;
 pub mod discover;
 mod flight;

@@ -221,4 +221,30 @@ async fn a_start_below_another_is_not_observed_twice() {
     assert_eq!(sent.len(), 10, "{sent:?}");
     assert_eq!(sent[0], "/");
     assert!(!sent.contains(&"/n1".to_owned()), "{sent:?}");
+    // Each Object once: the root, its 3 children, their 9 children (each of which answered
+    // its own observe as well).
+    assert_eq!(report.objects, 13);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_the_rounds_reach_unexplored_is_counted_and_observed_once() {
+    let host = TreeHost::new(3, &[]);
+    let starts = vec![Path::new("/n1/n0").unwrap(), Path::new("/n1").unwrap()];
+    let report = client(&host)
+        .crawl_from(
+            starts,
+            CrawlBudget {
+                depth: 1,
+                ..budget(100, 2)
+            },
+        )
+        .await;
+    assert!(report.is_complete(), "{report:?}");
+    // /n1 at depth 1 shows /n1/n0 without its children; the next round observes it with the
+    // other two, and the start is not observed a second time.
+    let mut sent = host.sent();
+    sent.sort();
+    assert_eq!(sent, ["/n1", "/n1/n0", "/n1/n1", "/n1/n2"]);
+    assert_eq!(report.objects, 4);
+    assert_eq!(report.requests, 4);
 }

@@ -796,7 +796,7 @@ async fn a_joiner_is_answered_while_the_first_caller_is_not_polled() {
 }
 
 /// The same across tasks: task A holds its first caller's future while it waits for task B,
-/// which joins the observe and only then signals A.
+/// which joins the observe (then A lets the Host answer) and only signals A once answered.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_joiner_in_another_task_is_answered_while_the_first_caller_waits_for_it() {
     let host = FaultHost::new();
@@ -804,6 +804,7 @@ async fn a_joiner_in_another_task_is_answered_while_the_first_caller_waits_for_i
     let (open, gate) = oneshot::channel();
     host.push(Fault::Gate(gate));
     let (tx, rx) = oneshot::channel::<()>();
+    let (joined_tx, joined_rx) = oneshot::channel::<()>();
     let a = {
         let client = client.clone();
         let host = host.clone();
@@ -816,6 +817,7 @@ async fn a_joiner_in_another_task_is_answered_while_the_first_caller_waits_for_i
                 _ = &mut leader => {}
                 // The request is out: go wait for B (leader held, not polled).
                 _ = async { while host.counters.observes.load(Ordering::SeqCst) == 0 { tokio::task::yield_now().await } } => {
+                    let _ = joined_rx.await;
                     open.send(()).unwrap();
                     let _ = rx.await;
                     let _ = leader.await;
@@ -829,7 +831,14 @@ async fn a_joiner_in_another_task_is_answered_while_the_first_caller_waits_for_i
     let b = {
         let client = client.clone();
         tokio::spawn(async move {
-            let r = client.observe(&Path::root(), 0).await;
+            let root = Path::root();
+            let mut joining = Box::pin(client.observe(&root, 0));
+            // Polled once: it has joined the request in flight, which the gate still holds.
+            let first =
+                std::future::poll_fn(|cx| std::task::Poll::Ready(joining.as_mut().poll(cx))).await;
+            assert!(first.is_pending());
+            let _ = joined_tx.send(());
+            let r = joining.await;
             let _ = tx.send(());
             r
         })

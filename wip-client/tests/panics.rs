@@ -1,10 +1,10 @@
 //! A transport that panics inside a retrieval: the request is not polled again after the
-//! panic (no second panic on a task of its own), and a caller who joined is answered.
+//! panic, and every caller, the first and those who joined, is answered as abandoned.
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
-use wip_client::{Client, ClientOptions, Reply, Session, Transport, TransportError};
+use wip_client::{Client, ClientError, ClientOptions, Reply, Session, Transport, TransportError};
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
     ObjectObservation, ObserveRequest, Path, ValidDescriptor,
@@ -50,12 +50,9 @@ async fn a_flight_that_panicked_is_not_polled_again() {
         security_context: "test".into(),
     };
     let client = Client::new(Arc::new(Panicky), session, ClientOptions::default()).unwrap();
-    // Alone: the panic unwinds through the first caller, and the flight is dropped with it.
-    let alone = {
-        let client = client.clone();
-        tokio::spawn(async move { client.observe(&Path::root(), 0).await })
-    };
-    assert!(alone.await.unwrap_err().is_panic());
+    // Alone: the panic ends the flight's own task; its caller is answered.
+    let alone = client.observe(&Path::root(), 0).await;
+    assert_eq!(alone.unwrap_err(), ClientError::Abandoned);
     for _ in 0..10 {
         tokio::task::yield_now().await;
     }
@@ -65,7 +62,7 @@ async fn a_flight_that_panicked_is_not_polled_again() {
         1,
         "the flight was polled again after its panic"
     );
-    // With a second caller, which moves the flight to a task of its own.
+    // With a second caller, who joins the same flight.
     let leader = {
         let client = client.clone();
         tokio::spawn(async move { client.observe(&Path::root(), 0).await })
@@ -74,14 +71,9 @@ async fn a_flight_that_panicked_is_not_polled_again() {
         let client = client.clone();
         tokio::spawn(async move { client.observe(&Path::root(), 0).await })
     };
-    // The panic reaches whichever task polled the flight then: the first caller's, or the one
-    // it was moved to when the second caller joined (then the first caller is answered).
-    match leader.await {
-        Ok(result) => assert!(result.is_err(), "the first caller: {result:?}"),
-        Err(error) => assert!(error.is_panic()),
-    }
+    assert_eq!(leader.await.unwrap().unwrap_err(), ClientError::Abandoned);
     let follower = follower.await.unwrap();
-    assert!(follower.is_err(), "the joiner is answered: {follower:?}");
+    assert_eq!(follower.unwrap_err(), ClientError::Abandoned);
     for _ in 0..10 {
         tokio::task::yield_now().await;
     }
@@ -89,6 +81,6 @@ async fn a_flight_that_panicked_is_not_polled_again() {
     assert_eq!(
         PANICS.load(Ordering::SeqCst),
         2,
-        "the flight that panicked was polled again on a task of its own"
+        "the flight that panicked was polled again"
     );
 }

@@ -4,7 +4,7 @@
 //! The mapping of each method is documented on the impl, where rustdoc shows it.
 
 use async_trait::async_trait;
-use wip_client::{CallError, Client, ClientError, CrawlBudget, UnknownReason};
+use wip_client::{CallError, Client, ClientError, CrawlBudget, KnownSpace, UnknownReason};
 use wip_model::{
     FetchInterfaceResponse, InterfaceReference, ObjectObservation, Path, ProtocolError,
     ProtocolErrorCode,
@@ -29,6 +29,9 @@ use crate::worldspace::{
 ///   it is counted in `unexplored`, listed in [`SearchPage::failures`], and a later search tries
 ///   it again; only a failure of the scope itself, when nothing of the scope is held, fails the
 ///   search.
+/// - **Entries** are those strictly below the scope: the scope's own entry is never listed.
+///   Whether it is discoverable depends on whether its parent was observed, so listing it would
+///   make the same query in the same scope answer differently after a search of a wider scope.
 /// - **Rank.** A non-empty query is ranked by [`Client::discover`] with a limit as large as the
 ///   whole Discoverable Space, so every matching entry comes back; `offset` and `limit` are then
 ///   applied to that list. The ranking is the index's (deterministic, ties by path), so pages of
@@ -39,8 +42,7 @@ use crate::worldspace::{
 /// - **`total`** is the exact number of indexed entries of the scope that match the query (that
 ///   contain at least one of its words, as the index tokenises them), or all indexed entries of
 ///   the scope for an empty query. It says nothing of entries not crawled yet: `coverage` does.
-/// - **`coverage`**: `indexed` counts the discoverable entries at or below the scope (the scope
-///   itself included when it is discoverable, as [`Client::discover`] searches it too);
+/// - **`coverage`**: `indexed` counts the discoverable entries strictly below the scope;
 ///   `crawled` counts the observe requests this search sent; `unexplored` counts what
 ///   [`KnownSpace::unexplored`](wip_client::KnownSpace::unexplored) names after the crawl.
 /// - Each hit carries the Object as last observed, which may be older than the Host's current
@@ -74,7 +76,7 @@ impl Worldspace for Client {
         let crawled = crawl_unexplored(self, &request).await?;
         Ok(self.with_space(|space| {
             let matching: Vec<Path> = if request.query.trim().is_empty() {
-                space.discoverable_in(&request.scope).cloned().collect()
+                strictly_below(space, &request.scope).cloned().collect()
             } else {
                 // The index holds no more documents than this, so nothing that matches is cut.
                 let all = space.discoverable_count();
@@ -82,6 +84,7 @@ impl Worldspace for Client {
                     .discover(&request.scope, &request.query, all)
                     .into_iter()
                     .map(|hit| hit.path)
+                    .filter(|path| *path != request.scope)
                     .collect()
             };
             let hits = matching
@@ -96,7 +99,7 @@ impl Worldspace for Client {
                     })
                 })
                 .collect();
-            let indexed = space.discoverable_in(&request.scope).count();
+            let indexed = strictly_below(space, &request.scope).count();
             let unexplored = space.unexplored(&request.scope).len();
             SearchPage {
                 hits,
@@ -180,6 +183,13 @@ impl Worldspace for Client {
             }),
         }
     }
+}
+
+/// The discoverable entries strictly below `scope`, in path order: the entries a search lists.
+fn strictly_below<'a>(space: &'a KnownSpace, scope: &'a Path) -> impl Iterator<Item = &'a Path> {
+    space
+        .discoverable_in(scope)
+        .filter(move |path| *path != scope)
 }
 
 /// What the crawl step of `search` did.

@@ -1,6 +1,7 @@
 //! Per-operation schemas: golden files in every dialect, JSON Schema meta-validation, example
-//! inputs that validate, provider limits, and the round trip of every dialect's arguments back
-//! to the WIP input.
+//! inputs that validate, and the round trip of every dialect's arguments back to the WIP input.
+//! Provider limits are in `schema_limits.rs`, declarations and Gemini's names in
+//! `schema_declarations.rs`.
 //!
 //! `WIP_BLESS=1 cargo test -p wip-tools --test schema` rewrites `tests/schemas/<case>.<dialect>.json`
 //! from `tests/schemas/<case>.json` (`{"descriptor": …, "operation": …}`).
@@ -16,9 +17,7 @@ use serde_json::{Value, json};
 use wip_model::codec::{Limits, decode_descriptor};
 use wip_model::json::{arguments_from_serde, arguments_to_serde};
 use wip_model::{ValidDescriptor, arbitrary};
-use wip_tools::schema::{
-    Dialect, SchemaError, check_tool_name, from_dialect, operation_schema, to_dialect,
-};
+use wip_tools::schema::{Dialect, SchemaError, from_dialect, operation_schema, to_dialect};
 
 fn load(file: &FsPath) -> (ValidDescriptor, String) {
     let case: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
@@ -123,7 +122,12 @@ proptest! {
     fn inputs_validate_and_round_trip((descriptor, operation, arguments) in operation_with_arguments()) {
         let input = arguments_to_serde(&descriptor, &operation, &arguments).map_err(|e| TestCaseError::fail(e.to_string()))?;
         for dialect in Dialect::ALL {
-            let encoded = to_dialect(&descriptor, &operation, dialect, &input).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let encoded = match to_dialect(&descriptor, &operation, dialect, &input) {
+                Ok(encoded) => encoded,
+                // Two members Gemini would write under one name (tests/schema_declarations.rs).
+                Err(SchemaError::Limit { .. }) if dialect == Dialect::Gemini => continue,
+                Err(error) => return Err(TestCaseError::fail(error.to_string())),
+            };
             if dialect != Dialect::Gemini {
                 match operation_schema(&descriptor, &operation, dialect) {
                     Ok(schema) => {
@@ -173,67 +177,6 @@ fn optional_unit_and_json_round_trip_with_null_meaning_present() {
     assert_eq!(
         to_dialect(&descriptor, "o", Dialect::Gemini, &json!({"u": null})).unwrap(),
         json!({"u": true})
-    );
-}
-
-#[test]
-fn provider_limits_are_reported() {
-    // Eleven levels of nested records: over OpenAI's ten.
-    let mut ty = json!({"kind": "string"});
-    for _ in 0..11 {
-        ty = json!({"kind": "record", "fields": [{"name": "f", "required": true, "type": ty}]});
-    }
-    let deep = descriptor(&json!({"format": "wip-interface/1", "types": [], "operations": [
-        {"name": "o", "parameters": [{"name": "p", "required": true, "type": ty}], "returns": {"type": {"kind": "unit"}}}]}).to_string());
-    let error = operation_schema(&deep, "o", Dialect::OpenAi).unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        "openai cannot express this operation: 12 levels of nesting, over the 10 OpenAI strict mode allows"
-    );
-    assert!(operation_schema(&deep, "o", Dialect::JsonSchema).is_ok());
-
-    let optional: Vec<Value> = (0..25)
-        .map(|i| json!({"name": format!("p{i}"), "required": false, "type": {"kind": "string"}}))
-        .collect();
-    let many = descriptor(
-        &json!({"format": "wip-interface/1", "types": [], "operations": [
-        {"name": "o", "parameters": optional, "returns": {"type": {"kind": "unit"}}}]})
-        .to_string(),
-    );
-    assert_eq!(
-        operation_schema(&many, "o", Dialect::Anthropic)
-            .unwrap_err()
-            .to_string(),
-        "anthropic cannot express this operation: 25 optional members, over the 24 Anthropic strict tool use allows"
-    );
-    let unions: Vec<Value> = (0..17).map(|i| json!({"name": format!("p{i}"), "required": true, "type": {"kind": "union", "cases": [{"name": "a"}]}})).collect();
-    let many = descriptor(
-        &json!({"format": "wip-interface/1", "types": [], "operations": [
-        {"name": "o", "parameters": unions, "returns": {"type": {"kind": "unit"}}}]})
-        .to_string(),
-    );
-    assert!(
-        operation_schema(&many, "o", Dialect::Anthropic)
-            .unwrap_err()
-            .to_string()
-            .contains("17 union-typed members, over the 16")
-    );
-
-    assert!(matches!(
-        operation_schema(&many, "nope", Dialect::OpenAi),
-        Err(SchemaError::UnknownOperation { .. })
-    ));
-    assert!(check_tool_name("read_body").is_ok());
-    assert!(
-        check_tool_name(&"a".repeat(65))
-            .unwrap_err()
-            .contains("1 to 64 characters, this one 65")
-    );
-    assert!(check_tool_name("").is_err());
-    assert!(
-        check_tool_name("issue.close")
-            .unwrap_err()
-            .contains("not \".\"")
     );
 }
 

@@ -77,13 +77,10 @@ async fn script(mut session: Session<'_, Client>) -> Result<()> {
     Ok(())
 }
 
-/// The failure of line `number`, with the exit code of its kind.
+/// The failure of line `number`, of its kind.
 fn line_failure(number: usize, output: LineOutput) -> Failure {
-    let code = output
-        .kind
-        .map_or(1, |kind| u8::try_from(kind.exit_code()).unwrap_or(1));
     Failure::Line {
-        code,
+        kind: output.kind,
         text: format!("line {number}: {}", account(&output.text)),
     }
 }

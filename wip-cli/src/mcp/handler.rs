@@ -1,6 +1,7 @@
 //! The MCP handler: wip-tools' three tools declared by hand (no macros), each call run once
-//! through `Tools::call_tool`, and progress notifications while it runs when the client asked
-//! for them.
+//! through `Tools::call_tool` in a task of its own, with progress notifications counting that
+//! call's requests alone when the client asked for them, and cancellation honoured (see
+//! [`WipServer::call_tool`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,45 +14,59 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
-use tokio::sync::watch;
+use tokio::task::JoinHandle;
 use wip_tools::{ToolOutput, tool_definitions};
 
-use crate::connect::{Connection, Progress};
+use crate::connect::{CallScope, Connection};
+use crate::mcp::session::{Kept, SessionCalls};
 
 /// How often a running call reports progress, when the client sent a progress token.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
 
 /// The `wip` MCP server: one connection to the Host, shared by every MCP session, so all of
-/// them see one Known Space.
+/// them see one Known Space; each session has its own record of cancelled invokes.
 #[derive(Clone)]
 pub(crate) struct WipServer {
     connection: Arc<Connection>,
     tools: Arc<Vec<Tool>>,
+    /// The observes one discover may send: the `total` of its progress.
+    crawl_budget: usize,
+    session: Arc<SessionCalls>,
 }
 
 impl WipServer {
-    /// A server calling the tools of `connection`.
-    pub(crate) fn new(connection: Connection) -> Self {
+    /// A server calling the tools of `connection`, whose discover crawls at most `crawl_budget`
+    /// observes.
+    pub(crate) fn new(connection: Connection, crawl_budget: usize) -> Self {
         Self {
             connection: Arc::new(connection),
             tools: Arc::new(declared_tools()),
+            crawl_budget,
+            session: Arc::default(),
         }
     }
 
-    /// Runs the tool once; while it runs, reports progress to `peer` under `token` if given.
-    async fn run(
+    /// The server for a new MCP session: the same connection, a record of its own.
+    pub(crate) fn for_session(&self) -> Self {
+        Self {
+            session: Arc::default(),
+            ..self.clone()
+        }
+    }
+
+    /// Starts the tool in a task of its own, its requests counted and governed by `scope`.
+    fn start(
         &self,
         name: &str,
-        arguments: &Value,
-        progress: Option<(ProgressToken, Peer<RoleServer>)>,
-    ) -> ToolOutput {
-        let call = self.connection.tools.call_tool(name, arguments);
-        match progress {
-            None => call.await,
-            Some((token, peer)) => {
-                with_progress(call, &self.connection.progress, token, &peer).await
-            }
-        }
+        arguments: Value,
+        scope: &Arc<CallScope>,
+    ) -> JoinHandle<ToolOutput> {
+        let connection = Arc::clone(&self.connection);
+        let name = name.to_owned();
+        tokio::spawn(
+            Arc::clone(scope)
+                .run(async move { connection.tools.call_tool(&name, &arguments).await }),
+        )
     }
 }
 
@@ -73,20 +88,67 @@ impl ServerHandler for WipServer {
         self.tools.iter().find(|tool| tool.name == name).cloned()
     }
 
+    /// Runs the tool once. An unknown tool is JSON-RPC error -32602 (invalid params), as MCP
+    /// asks; every other failure is a result with `isError`.
+    ///
+    /// On `notifications/cancelled` (or the session's end) the call stops sending at once: its
+    /// scope refuses every request not yet sent, its task is aborted, no more progress goes
+    /// out, and rmcp sends no answer for a cancelled request. The one exception is an invoke
+    /// whose call already went to the transport: it runs to its end (never sent again) and its
+    /// outcome, known or unknown, opens the next tool call's result in this session.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if self.get_tool(&request.name).is_none() {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool {}: the tools are discover, inspect and invoke",
+                    wip_refs::Quoted(&request.name)
+                ),
+                None,
+            ));
+        }
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let progress = context
-            .meta
-            .get_progress_token()
-            .map(|token| (token, context.peer.clone()));
-        let output = self.run(&request.name, &arguments, progress).await;
+        let scope = CallScope::new();
+        let mut task = self.start(&request.name, arguments.clone(), &scope);
+        let total = (request.name == "discover").then_some(self.crawl_budget as f64);
+        let progress = context.meta.get_progress_token().map(|token| Reporter {
+            token,
+            peer: context.peer.clone(),
+            total,
+        });
+        let joined = tokio::select! {
+            // A cancellation first: once it has arrived, nothing more goes out.
+            biased;
+            () = context.ct.cancelled() => None,
+            joined = &mut task => Some(joined),
+            () = report(&scope, progress) => None,
+        };
+        let Some(joined) = joined else {
+            scope.cancel();
+            if request.name == "invoke" && scope.call_started() {
+                self.session.keep(Kept::new(&arguments, task));
+            } else {
+                task.abort();
+            }
+            // rmcp drops the answer to a cancelled request; this error is never read.
+            return Err(ErrorData::internal_error(
+                "the tool call was cancelled",
+                None,
+            ));
+        };
+        let output = joined.unwrap_or_else(|error| ToolOutput {
+            text: format!("error: the tool call failed inside the server: {error}\n"),
+            is_error: true,
+            cursor: None,
+        });
+        let mut text = self.session.notes().await;
+        text.push_str(&output.text);
         // The text is the result (its Host strings escaped by the tools); no structuredContent.
-        let content = vec![ContentBlock::text(output.text)];
+        let content = vec![ContentBlock::text(text)];
         let result = if output.is_error {
             CallToolResult::error(content)
         } else {
@@ -119,52 +181,40 @@ fn declared_tools() -> Vec<Tool> {
         .collect()
 }
 
-/// Awaits `call` and, while it runs, reports its progress under `token`.
-async fn with_progress(
-    call: impl Future<Output = ToolOutput>,
-    progress: &Progress,
+/// Where a call's progress goes: the client's token, and the call's total when known.
+struct Reporter {
     token: ProgressToken,
-    peer: &Peer<RoleServer>,
-) -> ToolOutput {
-    // Subscribed and counted before the call starts, so every observe of the call is seen.
-    let changes = progress.subscribe();
-    let start = progress.read();
-    let mut call = std::pin::pin!(call);
-    tokio::select! {
-        // The call first: once it has ended, nothing more is reported.
-        biased;
-        output = &mut call => output,
-        () = report(changes, progress, start, token, peer) => call.await,
-    }
+    peer: Peer<RoleServer>,
+    total: Option<f64>,
 }
 
-/// Sends a progress notification each time more observes have been answered since `start`, at
-/// most one every [`PROGRESS_INTERVAL`]: progress is the count of those observes, so it only
-/// grows, as MCP requires. Returns only when the client can no longer be told.
-async fn report(
-    mut changes: watch::Receiver<()>,
-    progress: &Progress,
-    (start_requests, start_objects): (u64, u64),
-    token: ProgressToken,
-    peer: &Peer<RoleServer>,
-) {
+/// Sends a progress notification each time more requests of the call in `scope` have been
+/// answered, at most one every [`PROGRESS_INTERVAL`]: progress is that count, so it only grows,
+/// as MCP requires. Never returns (without a reporter, or once the client cannot be told, it
+/// waits for the call to end).
+async fn report(scope: &CallScope, reporter: Option<Reporter>) {
+    let Some(reporter) = reporter else {
+        return std::future::pending().await;
+    };
+    let mut changes = scope.subscribe();
     let mut reported = 0;
     loop {
         if changes.changed().await.is_err() {
-            // The counter is gone, so no observe can be answered any more.
             return std::future::pending().await;
         }
-        let (requests, objects) = progress.read();
-        let observes = requests.saturating_sub(start_requests);
-        if observes > reported {
-            reported = observes;
-            let objects = objects.saturating_sub(start_objects);
-            let notification = ProgressNotificationParam::new(token.clone(), observes as f64)
-                .with_message(format!("{observes} observes, {objects} objects"));
-            if let Err(error) = peer.notify_progress(notification).await {
+        let (requests, objects) = scope.read();
+        if requests > reported {
+            reported = requests;
+            let mut notification =
+                ProgressNotificationParam::new(reporter.token.clone(), requests as f64)
+                    .with_message(format!("{requests} requests answered, {objects} objects"));
+            if let Some(total) = reporter.total {
+                notification = notification.with_total(total);
+            }
+            if let Err(error) = reporter.peer.notify_progress(notification).await {
                 // The call still runs to its end; only its progress goes unreported.
                 tracing::debug!(%error, "progress notification not sent");
-                return;
+                return std::future::pending().await;
             }
         }
         tokio::time::sleep(PROGRESS_INTERVAL).await;

@@ -1,59 +1,211 @@
-//! MCP over Streamable HTTP at `http://ADDR/mcp`, on a loopback address only, with rmcp's
-//! DNS-rebinding defences: the Host header must name the loopback address, and a request that
-//! carries an Origin must come from a loopback origin at the server's own port (browsers send
-//! one; MCP clients that are not browsers send none).
+//! MCP over Streamable HTTP at `http://ADDR/mcp`.
+//!
+//! What is refused, and why:
+//! - On a loopback address, rmcp's DNS-rebinding defences: the Host header must be a loopback
+//!   name or the bound address, and a request that carries an Origin (browsers send one; MCP
+//!   clients that are not browsers send none) must come from a loopback origin at the server's
+//!   own port or from an `--allow-origin`.
+//! - A non-loopback address only with `--auth-token-file`; see [`Listen::check`].
+//! - With a token, every request without `Authorization: Bearer TOKEN` is answered 401 (the
+//!   token compared in constant time, and taken off the request before rmcp sees it, so it is
+//!   never logged); any Host is then accepted, and a browser Origin only from `--allow-origin`.
+//!
+//! Sessions (see [`sessions`](crate::mcp::sessions)): at most `--max-sessions`, each expiring
+//! after `--session-idle` seconds without a request; DELETE answers 200.
 
+use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
-use http_body_util::{BodyExt, Full};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{AUTHORIZATION, HeaderValue, WWW_AUTHENTICATE};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Response, StatusCode};
+use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::WipServer;
+use crate::mcp::sessions::Sessions;
 use crate::output::print_text;
 
 /// The path of the MCP endpoint; every other path is answered 404.
 pub(crate) const MCP_PATH: &str = "/mcp";
 
-/// Refuses an address that is not loopback: the server has no authentication of its own, so
-/// it must not be reachable from another machine.
-pub(crate) fn check_loopback(addr: SocketAddr) -> Result<()> {
-    if addr.ip().is_loopback() {
+/// The largest request body read, as rmcp's own limit: a larger one is answered 413.
+const MAX_BODY: usize = 4 * 1024 * 1024;
+
+/// How `wip mcp --listen` was asked to serve.
+#[derive(Debug, Clone)]
+pub(crate) struct Listen {
+    /// `HOST:PORT`, HOST a name or an address.
+    pub(crate) addr: String,
+    /// The file holding the bearer token every request must carry.
+    pub(crate) auth_token_file: Option<PathBuf>,
+    /// Browser origins accepted besides the loopback ones at the server's own port.
+    pub(crate) allow_origins: Vec<String>,
+    /// The most sessions open at once.
+    pub(crate) max_sessions: usize,
+    /// How long a session may stay idle before it is ended.
+    pub(crate) session_idle: Duration,
+}
+
+/// What [`Listen::check`] found: where to bind, and the token when one is required.
+pub(crate) struct Checked {
+    addr: SocketAddr,
+    token: Option<Token>,
+}
+
+impl Listen {
+    /// Resolves the address and reads the token; refuses a non-loopback address without a
+    /// token, since the tools then act on the Host for anyone who reaches the port.
+    pub(crate) async fn check(&self) -> Result<Checked> {
+        let resolved: Vec<SocketAddr> = tokio::net::lookup_host(self.addr.as_str())
+            .await
+            .map_err(|error| {
+                Failure::input(format!(
+                    "--listen {}: not an address to listen on (HOST:PORT, such as \
+                     127.0.0.1:8090 or localhost:8090): {error}",
+                    wip_refs::Quoted(&self.addr)
+                ))
+            })?
+            .collect();
+        // IPv4 first: `localhost` often resolves to ::1 first, and clients try 127.0.0.1.
+        let Some(addr) = resolved
+            .iter()
+            .find(|addr| addr.is_ipv4())
+            .or(resolved.first())
+            .copied()
+        else {
+            return Err(Failure::input(format!(
+                "--listen {}: the name resolves to no address",
+                wip_refs::Quoted(&self.addr)
+            )));
+        };
+        let token = match &self.auth_token_file {
+            Some(file) => Some(Token::read(file)?),
+            None if addr.ip().is_loopback() => None,
+            None => {
+                return Err(Failure::input(format!(
+                    "--listen {}: {} is not a loopback address, and a non-loopback address is \
+                     served only with --auth-token-file FILE (every request must then carry \
+                     `Authorization: Bearer` with the token in FILE)",
+                    wip_refs::Quoted(&self.addr),
+                    addr.ip()
+                )));
+            }
+        };
+        for origin in &self.allow_origins {
+            check_origin(origin)?;
+        }
+        Ok(Checked { addr, token })
+    }
+}
+
+/// Refuses an `--allow-origin` that is not `scheme://host[:port]`.
+fn check_origin(origin: &str) -> Result<()> {
+    let fits = origin.split_once("://").is_some_and(|(scheme, rest)| {
+        matches!(scheme, "http" | "https") && !rest.is_empty() && !rest.contains('/')
+    });
+    if fits {
         return Ok(());
     }
     Err(Failure::input(format!(
-        "--listen {addr} is not a loopback address: the MCP server listens on loopback only, \
-such as 127.0.0.1:8090 or [::1]:8090"
+        "--allow-origin {}: expected an origin such as https://app.example.com or \
+         http://localhost:3000 (scheme, host and port, no path)",
+        wip_refs::Quoted(origin)
     )))
+}
+
+/// The bearer token every request must carry; never printed or logged.
+struct Token(Vec<u8>);
+
+impl Token {
+    fn read(file: &PathBuf) -> Result<Self> {
+        let text = std::fs::read_to_string(file).map_err(|error| {
+            Failure::input(format!(
+                "--auth-token-file {}: cannot read it: {error}",
+                file.display()
+            ))
+        })?;
+        let token = text.trim();
+        if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(Failure::input(format!(
+                "--auth-token-file {}: expected one token on one line (no spaces)",
+                file.display()
+            )));
+        }
+        Ok(Self(token.as_bytes().to_vec()))
+    }
+
+    /// Whether `header` is `Bearer TOKEN`, compared in time independent of where they differ.
+    fn accepts(&self, header: Option<&HeaderValue>) -> bool {
+        let Some(given) = header
+            .and_then(|value| value.as_bytes().strip_prefix(b"Bearer "))
+            .map(<[u8]>::trim_ascii)
+        else {
+            return false;
+        };
+        constant_time_eq(given, &self.0)
+    }
+}
+
+/// Equal slices, in time that depends on their lengths only.
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    std::hint::black_box(difference) == 0
 }
 
 /// Serves MCP at `http://ADDR/mcp` until Ctrl-C; the first stdout line is
 /// `mcp: http://ADDR/mcp` with the address actually bound (so port 0 can be used).
-pub(crate) async fn serve(server: WipServer, addr: SocketAddr) -> Result<()> {
-    check_loopback(addr)?;
+pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) -> Result<()> {
+    let Checked { addr, token } = checked;
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|error| Failure::other(format!("cannot listen on {addr}: {error}")))?;
     let local = listener
         .local_addr()
         .map_err(|error| Failure::other(format!("cannot read the bound address: {error}")))?;
-    let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(loopback_hosts(local.ip()))
-        .with_allowed_origins(loopback_origins(local));
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    // No SSE priming event: clients before protocol 2025-11-25 cannot parse an empty event,
+    // and every event still carries an id to resume from.
+    let config = StreamableHttpServerConfig::default().with_sse_retry(None);
+    let config = if local.ip().is_loopback() {
+        config
+            .with_allowed_hosts(loopback_hosts(local.ip()))
+            .with_allowed_origins(
+                loopback_origins(local)
+                    .into_iter()
+                    .chain(listen.allow_origins.iter().cloned()),
+            )
+    } else {
+        // The token guards the port; a browser origin only when allowed.
+        config
+            .disable_allowed_hosts()
+            .with_allowed_origins(listen.allow_origins.iter().cloned())
+            .enforce_origin_validation()
+    };
+    let sessions = Arc::new(Sessions::new(listen.max_sessions, listen.session_idle));
+    let service =
+        StreamableHttpService::new(move || Ok(server.for_session()), sessions.manager(), config);
+    let shared = Arc::new(Shared {
+        service,
+        sessions,
+        token,
+    });
     print_text(&format!("mcp: http://{local}{MCP_PATH}"))?;
-    tracing::info!("serving MCP over Streamable HTTP; Ctrl-C stops it");
+    tracing::info!(
+        authenticated = shared.token.is_some(),
+        "serving MCP over Streamable HTTP; Ctrl-C stops it"
+    );
     let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
     loop {
         let accepted = tokio::select! {
@@ -72,16 +224,11 @@ pub(crate) async fn serve(server: WipServer, addr: SocketAddr) -> Result<()> {
                 continue;
             }
         };
-        let service = service.clone();
+        let shared = Arc::clone(&shared);
         tokio::spawn(async move {
             let handle = service_fn(move |request| {
-                let service = service.clone();
-                async move {
-                    if request.uri().path() != MCP_PATH {
-                        return Ok::<_, std::convert::Infallible>(not_found());
-                    }
-                    Ok(service.handle(request).await)
-                }
+                let shared = Arc::clone(&shared);
+                async move { Ok::<_, Infallible>(shared.handle(request).await) }
             });
             if let Err(error) = http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), handle)
@@ -91,6 +238,79 @@ pub(crate) async fn serve(server: WipServer, addr: SocketAddr) -> Result<()> {
             }
         });
     }
+}
+
+pub(crate) type Body = BoxBody<Bytes, Infallible>;
+
+/// What every connection's requests go through.
+struct Shared {
+    service: StreamableHttpService<WipServer, crate::mcp::sessions::Manager>,
+    sessions: Arc<Sessions>,
+    token: Option<Token>,
+}
+
+impl Shared {
+    async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        if request.uri().path() != MCP_PATH {
+            return plain(
+                StatusCode::NOT_FOUND,
+                "not found: the MCP endpoint is /mcp\n",
+            );
+        }
+        let (mut parts, body) = request.into_parts();
+        if let Some(token) = &self.token {
+            if !token.accepts(parts.headers.get(AUTHORIZATION)) {
+                let mut response = plain(
+                    StatusCode::UNAUTHORIZED,
+                    "unauthorized: send `Authorization: Bearer TOKEN` with the server's token\n",
+                );
+                response
+                    .headers_mut()
+                    .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                return response;
+            }
+            // rmcp hands the request's headers to the handler: the token stays here.
+            parts.headers.remove(AUTHORIZATION);
+        }
+        let body = match Limited::new(body, MAX_BODY).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(error) => {
+                return plain(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    &format!("the request body was not read: {error} (at most {MAX_BODY} bytes)\n"),
+                );
+            }
+        };
+        let method = parts.method.clone();
+        let request = Request::from_parts(parts, body);
+        let mut response = if method == Method::POST {
+            match self.sessions.admit(&request).await {
+                Ok(admitted) => {
+                    let response = self.service.handle(request.map(Full::new)).await;
+                    drop(admitted);
+                    response
+                }
+                Err(refusal) => refusal,
+            }
+        } else if method == Method::GET {
+            let request = crate::mcp::sessions::resume_after(request);
+            self.service.handle(request.map(Full::new)).await
+        } else {
+            self.service.handle(request.map(Full::new)).await
+        };
+        if method == Method::DELETE && response.status() == StatusCode::ACCEPTED {
+            // The session is closed when rmcp answers; clients expect 200 or 204 for that.
+            *response.status_mut() = StatusCode::OK;
+        }
+        response
+    }
+}
+
+/// A plain-text response with `status`.
+pub(crate) fn plain(status: StatusCode, text: &str) -> Response<Body> {
+    let mut response = Response::new(Full::from(text.to_owned()).boxed());
+    *response.status_mut() = status;
+    response
 }
 
 /// The `Host` values accepted: the loopback names and the address bound.
@@ -124,29 +344,75 @@ fn loopback_origins(bound: SocketAddr) -> Vec<String> {
         .collect()
 }
 
-fn not_found()
--> Response<http_body_util::combinators::BoxBody<hyper::body::Bytes, std::convert::Infallible>> {
-    let mut response = Response::new(Full::from("not found: the MCP endpoint is /mcp\n").boxed());
-    *response.status_mut() = StatusCode::NOT_FOUND;
-    response
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn only_loopback_addresses_are_accepted() {
-        for accepted in ["127.0.0.1:0", "127.0.0.2:8090", "[::1]:8090"] {
-            let addr: SocketAddr = accepted.parse().unwrap();
-            assert!(check_loopback(addr).is_ok(), "{accepted}");
+    fn listen(addr: &str) -> Listen {
+        Listen {
+            addr: addr.to_owned(),
+            auth_token_file: None,
+            allow_origins: Vec::new(),
+            max_sessions: 64,
+            session_idle: Duration::from_secs(300),
         }
-        for refused in ["0.0.0.0:0", "[::]:0", "192.168.1.10:8090", "[fe80::1]:8090"] {
-            let addr: SocketAddr = refused.parse().unwrap();
-            let Err(Failure::Input(message)) = check_loopback(addr) else {
+    }
+
+    #[tokio::test]
+    async fn loopback_addresses_and_names_need_no_token() {
+        for accepted in [
+            "127.0.0.1:0",
+            "127.0.0.2:8090",
+            "[::1]:8090",
+            "localhost:8090",
+        ] {
+            let checked = listen(accepted).check().await;
+            let Ok(checked) = checked else {
+                panic!("{accepted} was refused");
+            };
+            assert!(checked.addr.ip().is_loopback(), "{accepted}");
+            assert!(checked.token.is_none());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_non_loopback_address_needs_a_token() {
+        for refused in ["0.0.0.0:0", "[::]:0", "192.168.1.10:8090"] {
+            let Err(Failure::Input(message)) = listen(refused).check().await else {
                 panic!("{refused} was not refused as a usage error");
             };
-            assert!(message.contains("is not a loopback address"), "{message}");
+            assert!(message.contains("not a loopback address"), "{message}");
+            assert!(message.contains("--auth-token-file"), "{message}");
+        }
+        let Err(Failure::Input(message)) = listen("no port").check().await else {
+            panic!("an address without a port was accepted");
+        };
+        assert!(message.contains("HOST:PORT"), "{message}");
+    }
+
+    #[test]
+    fn the_token_is_compared_whole() {
+        let token = Token(b"s3cret".to_vec());
+        let header = |text: &str| HeaderValue::from_str(text).unwrap();
+        assert!(token.accepts(Some(&header("Bearer s3cret"))));
+        for refused in [
+            "Bearer s3cre",
+            "Bearer s3cret2",
+            "Basic s3cret",
+            "s3cret",
+            "Bearer ",
+        ] {
+            assert!(!token.accepts(Some(&header(refused))), "{refused}");
+        }
+        assert!(!token.accepts(None));
+    }
+
+    #[test]
+    fn origins_must_be_scheme_host_and_port() {
+        assert!(check_origin("https://app.example.com").is_ok());
+        assert!(check_origin("http://localhost:3000").is_ok());
+        for refused in ["app.example.com", "ftp://x", "https://x/path", "https://"] {
+            assert!(check_origin(refused).is_err(), "{refused}");
         }
     }
 

@@ -1,43 +1,54 @@
 //! `wip mcp [--listen ADDR]`: the MCP server exposing discover, inspect and invoke, on stdio or
-//! over Streamable HTTP at `http://ADDR/mcp` (ADDR on loopback only).
+//! over Streamable HTTP at `http://ADDR/mcp` (a non-loopback ADDR with a bearer token only).
 //!
-//! rmcp stays inside this module: no library crate of the workspace depends on it. The tools
-//! run with the default `ToolsConfig` (outputs sized for a model, cursors for the rest) and
-//! each tool call's deadline from `--timeout`, and
-//! every MCP session of one server shares a single connection to the Host.
+//! rmcp stays inside this module: no library crate of the workspace depends on it. Where rmcp
+//! does not behave as MCP asks, the raw messages are checked before it reads them
+//! ([`gate`]) and its HTTP answers adjusted ([`http`], [`sessions`]). The tools run with the
+//! default `ToolsConfig` (outputs sized for a model, cursors for the rest) and each tool
+//! call's deadline from `--timeout`, and every MCP session of one server shares a single
+//! connection to the Host.
 
+mod gate;
 mod handler;
 mod http;
+mod session;
+mod sessions;
 mod stdio;
 
-use std::net::SocketAddr;
+use std::time::Duration;
 
 use wip_client::SpaceLimits;
 use wip_tools::ToolsConfig;
 
-use crate::cli::GlobalOptions;
+use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Discovery, connect};
 use crate::failure::Result;
 use crate::mcp::handler::WipServer;
 
-/// Serves the tools of the Host `global` names: on stdin/stdout, or at `listen`.
-pub(crate) async fn run(global: &GlobalOptions, listen: Option<SocketAddr>) -> Result<()> {
-    // A refused address is a usage error, reported before anything else is tried.
-    if let Some(addr) = listen {
-        http::check_loopback(addr)?;
-    }
+/// Serves the tools of the Host `global` names: on stdin/stdout, or as `options` say.
+pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<()> {
+    let listen = options.listen.map(|addr| http::Listen {
+        addr,
+        auth_token_file: options.auth_token_file,
+        allow_origins: options.allow_origin,
+        max_sessions: usize::try_from(options.max_sessions).unwrap_or(usize::MAX),
+        session_idle: Duration::from_secs(options.session_idle),
+    });
+    // A refused address or token file is a usage error, reported before anything else.
+    let checked = match &listen {
+        Some(listen) => Some(listen.check().await?),
+        None => None,
+    };
     let config = ToolsConfig {
         deadline: Some(global.tool_call_timeout()),
         ..ToolsConfig::default()
     };
-    let server = WipServer::new(connect(
-        global,
-        config,
-        Discovery::Indexed,
-        SpaceLimits::default(),
-    )?);
-    match listen {
-        None => stdio::serve(server).await,
-        Some(addr) => http::serve(server, addr).await,
+    let server = WipServer::new(
+        connect(global, config, Discovery::Indexed, SpaceLimits::default())?,
+        config.crawl_budget,
+    );
+    match (listen, checked) {
+        (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
+        _ => stdio::serve(server).await,
     }
 }

@@ -33,7 +33,7 @@ pub enum ClientError {
     /// The response contradicts what the Known Space holds (wire-v1 §5).
     #[error("invalid response: {0}")]
     InvalidResponse(String),
-    /// The request ended without an answer (its runtime shut down).
+    /// The request ended without an answer (its runtime shut down, or its transport panicked).
     #[error("the request was abandoned")]
     Abandoned,
     /// The caller's deadline passed before the answer came; the request may still complete in

@@ -83,7 +83,17 @@ pub struct LineOutput {
     pub ran: usize,
 }
 
-/// Why a line failed, in the classes of the `wip` command's exit codes.
+/// Why a line failed: the binding's structured failure class, which a caller maps to its own
+/// outcome (the `wip` command maps each class to an exit code in one place of its own).
+///
+/// ```
+/// use wip_tools::binding::ErrorKind;
+///
+/// // A caller decides what each class means for it; here, whether the failed call may have run.
+/// let may_have_run = |kind: ErrorKind| matches!(kind, ErrorKind::OutcomeUnknown);
+/// assert!(!may_have_run(ErrorKind::Protocol));
+/// assert!(may_have_run(ErrorKind::OutcomeUnknown));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -95,23 +105,6 @@ pub enum ErrorKind {
     OutcomeUnknown,
     /// The Worldspace could not be reached; nothing ran.
     Transport,
-}
-
-impl ErrorKind {
-    /// The `wip` command's exit code for this failure (DESIGN.md §5): 2 input, 3 protocol error,
-    /// 4 outcome unknown, 1 transport.
-    ///
-    /// ```
-    /// assert_eq!(wip_tools::binding::ErrorKind::OutcomeUnknown.exit_code(), 4);
-    /// ```
-    pub fn exit_code(self) -> i32 {
-        match self {
-            Self::Input => 2,
-            Self::Protocol => 3,
-            Self::OutcomeUnknown => 4,
-            Self::Transport => 1,
-        }
-    }
 }
 
 /// A bound value: an entry, or a call result with the entries found in it.

@@ -2,20 +2,24 @@
 //!
 //! Only the OpenAI and Gemini dialects differ from the WIP input: `unit` is `true`, `json` is
 //! JSON text, and an optional member is `null` (OpenAI: always present) where the WIP input
-//! leaves it out. The canonical and Anthropic dialects are the WIP input itself.
+//! leaves it out; Gemini also writes each member and the union's `$case` under its
+//! [`gemini_name`](super::gemini_name), which [`from_dialect`] maps back to the declared name.
+//! The canonical and Anthropic dialects are the WIP input itself.
 
 use serde_json::{Map, Value};
 use wip_model::codec::MAX_NESTING_CAP;
 use wip_model::{TypeExpr, UNION_CASE_FIELD, UNION_VALUE_FIELD, ValidDescriptor};
 
+use super::names::{GeminiNames, gemini_name};
 use super::{Dialect, SchemaError};
 
 /// A provider's tool-call arguments for `operation`, in `dialect`, as the WIP input that
 /// [`Tools::invoke`](crate::Tools::invoke) takes.
 ///
-/// It undoes the dialect's encodings only; whether the result is a valid input is for the input
-/// conversion to say, which names the field. Members the operation does not declare are kept, so
-/// that it can.
+/// It undoes the dialect's encodings only, Gemini's member names included; whether the result is
+/// a valid input is for the input conversion to say, which names the field. Members the
+/// operation does not declare are kept, so that it can. For Gemini, arguments of `null` for an
+/// operation without parameters (a call whose declaration has no `parameters`) are `{}`.
 ///
 /// ```
 /// use serde_json::json;
@@ -84,6 +88,13 @@ fn convert(
     if !dialect.closed_values() {
         return Ok(arguments.clone());
     }
+    if dialect == Dialect::Gemini
+        && direction == Direction::FromDialect
+        && declaration.parameters.is_empty()
+        && arguments.is_null()
+    {
+        return Ok(Value::Object(Map::new()));
+    }
     let converter = Converter {
         descriptor,
         dialect,
@@ -115,11 +126,24 @@ impl Converter<'_> {
         let Some(object) = value.as_object() else {
             return Err(Self::error(location, "expected an object"));
         };
+        let names = match self.dialect {
+            Dialect::Gemini => Some(GeminiNames::new(
+                members.iter().map(|(name, _, _)| *name),
+                location,
+            )?),
+            _ => None,
+        };
         let mut out = Map::new();
-        for (name, member) in object {
-            let Some((_, required, ty)) = members.iter().find(|(declared, _, _)| declared == name)
+        for (key, member) in object {
+            // The declared name of the member this key holds, in the direction's source form.
+            let declared = match (&names, self.direction) {
+                (Some(names), Direction::FromDialect) => names.declared_of(key),
+                _ => Some(key.as_str()),
+            };
+            let Some((name, required, ty)) =
+                declared.and_then(|declared| members.iter().find(|(name, _, _)| *name == declared))
             else {
-                out.insert(name.clone(), member.clone());
+                out.insert(key.clone(), member.clone());
                 continue;
             };
             let here = format!("{location}.{name}");
@@ -127,7 +151,14 @@ impl Converter<'_> {
                 // The dialect's absent optional member.
                 continue;
             }
-            out.insert(name.clone(), self.value(ty, member, &here, depth + 1)?);
+            let written = match (&names, self.direction) {
+                (Some(names), Direction::ToDialect) => names.to_gemini(name).unwrap_or(name),
+                _ => name,
+            };
+            out.insert(
+                written.to_owned(),
+                self.value(ty, member, &here, depth + 1)?,
+            );
         }
         if self.direction == Direction::ToDialect && self.dialect == Dialect::OpenAi {
             for (name, required, _) in members {
@@ -187,14 +218,35 @@ impl Converter<'_> {
                     .map(Value::Array)
             }
             (TypeExpr::Union { cases }, _) => {
+                // Gemini writes the discriminator under its Gemini name.
+                let (from, to) = match (self.dialect, self.direction) {
+                    (Dialect::Gemini, Direction::FromDialect) => {
+                        (gemini_name(UNION_CASE_FIELD), UNION_CASE_FIELD.to_owned())
+                    }
+                    (Dialect::Gemini, Direction::ToDialect) => {
+                        (UNION_CASE_FIELD.to_owned(), gemini_name(UNION_CASE_FIELD))
+                    }
+                    _ => (UNION_CASE_FIELD.to_owned(), UNION_CASE_FIELD.to_owned()),
+                };
                 let Some(object) = value.as_object() else {
-                    return Err(Self::error(location, "expected an object with \"$case\""));
+                    return Err(Self::error(
+                        location,
+                        &format!("expected an object with {}", wip_refs::Quoted(&from)),
+                    ));
                 };
                 let case = object
-                    .get(UNION_CASE_FIELD)
+                    .get(&from)
                     .and_then(Value::as_str)
                     .and_then(|name| cases.iter().find(|case| case.name == name));
-                let mut out = object.clone();
+                let mut out = Map::new();
+                for (key, member) in object {
+                    let key = if *key == from {
+                        to.clone()
+                    } else {
+                        key.clone()
+                    };
+                    out.insert(key, member.clone());
+                }
                 if let (Some(case), Some(payload)) = (case, object.get(UNION_VALUE_FIELD))
                     && let Some(ty) = &case.payload
                 {

@@ -8,7 +8,9 @@ use wip_model::json::{arguments_from_serde, arguments_to_serde};
 use wip_model::validate::validate_arguments;
 use wip_model::{ValidDescriptor, arbitrary};
 
-use super::{Dialect, SchemaError, from_dialect, operation_schema, to_dialect};
+use super::{
+    Dialect, SchemaError, from_dialect, gemini_name, is_gemini_name, operation_schema, to_dialect,
+};
 
 /// Checks that an instance validates against a JSON Schema: the fuzz target and the replay test
 /// bring their own validator, which this crate does not depend on.
@@ -20,9 +22,11 @@ pub type SchemaCheck<'a> = &'a dyn Fn(&Value, &Value) -> Result<(), String>;
 /// which is the signal the fuzzer looks for.
 ///
 /// Checked: nothing panics; a schema is JSON that writes and reads back the same, is an object
-/// of exactly the operation's parameters, keeps the dialect's rules (OpenAI: every property
-/// required; Gemini: no `$ref`, no `additionalProperties`; Anthropic: no numeric keywords) and
-/// every `$ref` names a written `$defs` entry; the canonical dialect never meets a limit.
+/// of exactly the operation's parameters (Gemini: under their Gemini names), keeps the dialect's
+/// rules (OpenAI: every property required; Gemini: no `$ref`, no `additionalProperties`, every
+/// property name Gemini's, no schema for an operation without parameters; Anthropic: no numeric
+/// keywords) and every `$ref` names a written `$defs` entry; the canonical dialect never meets a
+/// limit.
 /// Arguments that convert and read as valid protocol arguments go back to the dialect and
 /// return to the same WIP input (the conversions are inverses on valid inputs), and that
 /// dialect form passes `check` against the dialect's schema (Gemini's OpenAPI subset aside).
@@ -66,9 +70,17 @@ pub fn fuzz_schema(data: &[u8], check: SchemaCheck<'_>) {
 
 /// The operation's schema in `dialect` after checking it, or `None` when it meets a limit.
 fn schema(descriptor: &ValidDescriptor, operation: &str, dialect: Dialect) -> Option<Value> {
+    let declaration = descriptor
+        .operation(operation)
+        .expect("the operation is declared");
     let schema = match operation_schema(descriptor, operation, dialect) {
         Ok(schema) => schema,
         Err(SchemaError::Limit { .. }) if dialect != Dialect::JsonSchema => return None,
+        Err(SchemaError::NoParameters { .. })
+            if dialect == Dialect::Gemini && declaration.parameters.is_empty() =>
+        {
+            return None;
+        }
         Err(error) => panic!("{dialect} schema of {operation:?}: {error}"),
     };
     let text = schema.to_string();
@@ -76,9 +88,10 @@ fn schema(descriptor: &ValidDescriptor, operation: &str, dialect: Dialect) -> Op
         .unwrap_or_else(|error| panic!("{dialect} schema {text} does not read back: {error}"));
     assert_eq!(again, schema, "the {dialect} schema changes when written");
 
-    let declaration = descriptor
-        .operation(operation)
-        .expect("the operation is declared");
+    let written = |name: &str| match dialect {
+        Dialect::Gemini => gemini_name(name),
+        _ => name.to_owned(),
+    };
     assert_eq!(schema["type"], "object", "{dialect}: {schema}");
     let properties: BTreeSet<&str> = schema["properties"]
         .as_object()
@@ -86,18 +99,19 @@ fn schema(descriptor: &ValidDescriptor, operation: &str, dialect: Dialect) -> Op
         .keys()
         .map(String::as_str)
         .collect();
-    let parameters: BTreeSet<&str> = declaration
+    let parameters: BTreeSet<String> = declaration
         .parameters
         .iter()
-        .map(|parameter| parameter.name.as_str())
+        .map(|parameter| written(&parameter.name))
         .collect();
+    let properties: BTreeSet<String> = properties.into_iter().map(str::to_owned).collect();
     assert_eq!(properties, parameters, "{dialect}: {schema}");
     let required: BTreeSet<&str> = schema["required"]
         .as_array()
         .map(|names| names.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     for parameter in &declaration.parameters {
-        let listed = required.contains(parameter.name.as_str());
+        let listed = required.contains(written(&parameter.name).as_str());
         let expected = parameter.required || dialect == Dialect::OpenAi;
         assert_eq!(
             listed, expected,
@@ -108,6 +122,11 @@ fn schema(descriptor: &ValidDescriptor, operation: &str, dialect: Dialect) -> Op
     walk(&schema, &mut |key, value| match (dialect, key) {
         (Dialect::Gemini, "$ref" | "additionalProperties" | "$defs") => {
             panic!("gemini schema holds {key}: {schema}")
+        }
+        (Dialect::Gemini, "properties") => {
+            for name in value.as_object().into_iter().flat_map(|names| names.keys()) {
+                assert!(is_gemini_name(name), "gemini property {name:?} in {schema}");
+            }
         }
         (Dialect::Anthropic, "minimum" | "maximum" | "minLength" | "maxLength") => {
             panic!("anthropic schema holds {key}: {schema}")
@@ -191,8 +210,18 @@ fn check_input(
     if let Err(error) = validate_arguments(descriptor, operation, &arguments) {
         panic!("{input} reads as invalid arguments: {error}");
     }
-    let encoded = to_dialect(descriptor, operation, dialect, input)
-        .unwrap_or_else(|error| panic!("{input} does not go to {dialect}: {error}"));
+    let encoded = match to_dialect(descriptor, operation, dialect, input) {
+        Ok(encoded) => encoded,
+        // Two members that Gemini would write under one name: the schema is refused too.
+        Err(SchemaError::Limit { .. }) if dialect == Dialect::Gemini => {
+            assert!(
+                schema.is_none(),
+                "gemini names collide but the schema was made"
+            );
+            return;
+        }
+        Err(error) => panic!("{input} does not go to {dialect}: {error}"),
+    };
     let back = from_dialect(descriptor, operation, dialect, &encoded)
         .unwrap_or_else(|error| panic!("{dialect} {encoded} does not come back: {error}"));
     assert_eq!(&back, input, "{dialect} {encoded} comes back changed");

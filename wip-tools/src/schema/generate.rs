@@ -4,19 +4,17 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
-use wip_model::{Documentation, MAX_SAFE_INTEGER, OperationDeclaration, TypeExpr, ValidDescriptor};
+use wip_model::{
+    Documentation, MAX_SAFE_INTEGER, OperationDeclaration, TypeExpr, UNION_CASE_FIELD,
+    UNION_VALUE_FIELD, ValidDescriptor,
+};
 
+use super::limits::{Summarizer, Summary, check_schema};
+use super::names::{GeminiNames, gemini_name, member_path};
 use super::{Dialect, SchemaError};
 
 /// The 2020-12 dialect URI the canonical schema names.
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-
-/// OpenAI strict function calling: nesting levels and properties in all.
-const OPENAI_MAX_DEPTH: usize = 10;
-const OPENAI_MAX_PROPERTIES: usize = 5_000;
-/// Anthropic strict tool use: optional and union-typed members.
-const ANTHROPIC_MAX_OPTIONAL: usize = 24;
-const ANTHROPIC_MAX_UNIONS: usize = 16;
 
 /// The input schema of `operation` in `dialect`: an object of its named parameters.
 ///
@@ -37,20 +35,32 @@ pub fn operation_schema(
     operation: &str,
     dialect: Dialect,
 ) -> Result<Value, SchemaError> {
+    operation_schema_with_summary(descriptor, operation, dialect).map(|(schema, _)| schema)
+}
+
+/// [`operation_schema`], with what the limits counted in it, for a set of declarations to check
+/// the per-request limits on.
+pub(crate) fn operation_schema_with_summary(
+    descriptor: &ValidDescriptor,
+    operation: &str,
+    dialect: Dialect,
+) -> Result<(Value, Summary), SchemaError> {
     let declaration =
         descriptor
             .operation(operation)
             .ok_or_else(|| SchemaError::UnknownOperation {
                 name: operation.to_owned(),
             })?;
+    if dialect == Dialect::Gemini && declaration.parameters.is_empty() {
+        return Err(SchemaError::NoParameters { dialect });
+    }
     let mut generator = Generator {
         descriptor,
         dialect,
         defs: BTreeMap::new(),
-        counts: Counts::default(),
     };
     let mut schema = generator.parameters(declaration)?;
-    let Generator { defs, counts, .. } = generator;
+    let Generator { defs, .. } = generator;
     let object = schema
         .as_object_mut()
         .expect("parameters are written as an object");
@@ -60,43 +70,14 @@ pub fn operation_schema(
     if !defs.is_empty() {
         object.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
     }
-    check_limits(dialect, &counts, descriptor, declaration)?;
-    Ok(schema)
-}
-
-/// Checks that `name` can name a provider tool: `[A-Za-z0-9_-]{1,64}`, as OpenAI, Anthropic and
-/// Gemini all require. Operation names that fail need a name of the caller's choosing.
-///
-/// ```
-/// use wip_tools::schema::check_tool_name;
-///
-/// assert!(check_tool_name("close_issue").is_ok());
-/// assert!(check_tool_name("issue.close").is_err());
-/// ```
-pub fn check_tool_name(name: &str) -> Result<(), String> {
-    let length = name.chars().count();
-    if !(1..=64).contains(&length) {
-        return Err(format!(
-            "a tool name has 1 to 64 characters, this one {length}"
-        ));
-    }
-    match name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
-    {
-        Some(c) => Err(format!(
-            "a tool name holds only A-Z a-z 0-9 _ -, not {}",
-            wip_refs::Quoted(&c.to_string())
-        )),
-        None => Ok(()),
-    }
-}
-
-#[derive(Debug, Default)]
-struct Counts {
-    properties: usize,
-    optional: usize,
-    unions: usize,
+    let summary = Summarizer::new(descriptor).members(
+        declaration
+            .parameters
+            .iter()
+            .map(|parameter| (parameter.name.as_str(), parameter.required, &parameter.ty)),
+    );
+    check_schema(dialect, &schema, &summary)?;
+    Ok((schema, summary))
 }
 
 struct Generator<'d> {
@@ -104,7 +85,6 @@ struct Generator<'d> {
     dialect: Dialect,
     /// Named types written so far (canonical, OpenAI and Anthropic share one `$defs`).
     defs: BTreeMap<String, Value>,
-    counts: Counts,
 }
 
 /// A parameter or a record field: the shape both have in a schema.
@@ -127,24 +107,36 @@ impl Generator<'_> {
                 ty: &parameter.ty,
             })
             .collect();
-        let mut schema = self.object(&members)?;
+        let mut schema = self.object(&members, "input")?;
         describe(&mut schema, declaration.documentation.as_ref());
         Ok(schema)
     }
 
-    fn object(&mut self, members: &[Member<'_>]) -> Result<Value, SchemaError> {
+    /// An object of `members`, the value at `location`.
+    fn object(&mut self, members: &[Member<'_>], location: &str) -> Result<Value, SchemaError> {
+        let gemini = self.dialect == Dialect::Gemini;
+        let names = if gemini {
+            if members.is_empty() {
+                return Err(SchemaError::Limit {
+                    dialect: self.dialect,
+                    limit: format!(
+                        "an object has at least one property, and {location} is a record without fields"
+                    ),
+                });
+            }
+            Some(GeminiNames::new(
+                members.iter().map(|member| member.name),
+                location,
+            )?)
+        } else {
+            None
+        };
         let mut properties = Map::new();
         let mut required = Vec::new();
         for member in members {
-            self.counts.properties += 1;
-            let mut property = self.ty(member.ty)?;
+            let here = member_path(location, member.name);
+            let mut property = self.ty(member.ty, &here)?;
             describe(&mut property, member.documentation);
-            if matches!(self.descriptor.resolve(member.ty), TypeExpr::Union { .. }) {
-                self.counts.unions += 1;
-            }
-            if !member.required {
-                self.counts.optional += 1;
-            }
             let property = match (member.required, self.dialect) {
                 (false, Dialect::OpenAi) => json!({"anyOf": [property, {"type": "null"}]}),
                 (false, Dialect::Gemini) => {
@@ -156,10 +148,15 @@ impl Generator<'_> {
                 }
                 _ => property,
             };
+            let key = names
+                .as_ref()
+                .and_then(|names| names.to_gemini(member.name))
+                .unwrap_or(member.name)
+                .to_owned();
             if member.required || self.dialect == Dialect::OpenAi {
-                required.push(json!(member.name));
+                required.push(json!(key));
             }
-            properties.insert(member.name.to_owned(), property);
+            properties.insert(key, property);
         }
         let mut schema = Map::new();
         schema.insert("type".into(), json!("object"));
@@ -167,13 +164,14 @@ impl Generator<'_> {
         if !required.is_empty() || self.dialect == Dialect::OpenAi {
             schema.insert("required".into(), Value::Array(required));
         }
-        if self.dialect != Dialect::Gemini {
+        if !gemini {
             schema.insert("additionalProperties".into(), json!(false));
         }
         Ok(Value::Object(schema))
     }
 
-    fn ty(&mut self, ty: &TypeExpr) -> Result<Value, SchemaError> {
+    /// The schema of a value of `ty` at `location`.
+    fn ty(&mut self, ty: &TypeExpr, location: &str) -> Result<Value, SchemaError> {
         let closed = self.dialect.closed_values();
         Ok(match ty {
             TypeExpr::Unit if closed => {
@@ -222,7 +220,7 @@ impl Generator<'_> {
                     "description": "An entry: a canonical absolute path such as /issues/1."
                 }),
             },
-            TypeExpr::Named { name } => self.named(name)?,
+            TypeExpr::Named { name } => self.named(name, location)?,
             TypeExpr::Record { fields } => {
                 let members: Vec<Member<'_>> = fields
                     .iter()
@@ -233,9 +231,11 @@ impl Generator<'_> {
                         ty: &field.ty,
                     })
                     .collect();
-                self.object(&members)?
+                self.object(&members, location)?
             }
-            TypeExpr::List { items } => json!({"type": "array", "items": self.ty(items)?}),
+            TypeExpr::List { items } => {
+                json!({"type": "array", "items": self.ty(items, &format!("{location}[]"))?})
+            }
             TypeExpr::Enum { cases } => {
                 let names: Vec<Value> =
                     cases.iter().map(|case| json!(case.name.as_str())).collect();
@@ -258,16 +258,22 @@ impl Generator<'_> {
             }
             TypeExpr::Union { cases } => {
                 let mut branches = Vec::new();
+                let case_key = match self.dialect {
+                    Dialect::Gemini => gemini_name(UNION_CASE_FIELD),
+                    _ => UNION_CASE_FIELD.to_owned(),
+                };
+                let payload_at = member_path(location, UNION_VALUE_FIELD);
                 for case in cases {
                     let mut properties = Map::new();
                     properties.insert(
-                        "$case".into(),
+                        case_key.clone(),
                         json!({"type": "string", "enum": [case.name.as_str()]}),
                     );
-                    let mut required = vec![json!("$case")];
+                    let mut required = vec![json!(case_key)];
                     if let Some(payload) = &case.payload {
-                        properties.insert("value".into(), self.ty(payload)?);
-                        required.push(json!("value"));
+                        properties
+                            .insert(UNION_VALUE_FIELD.to_owned(), self.ty(payload, &payload_at)?);
+                        required.push(json!(UNION_VALUE_FIELD));
                     }
                     let mut branch =
                         json!({"type": "object", "properties": properties, "required": required});
@@ -281,7 +287,9 @@ impl Generator<'_> {
                     if self.dialect != Dialect::JsonSchema {
                         return Err(SchemaError::Limit {
                             dialect: self.dialect,
-                            limit: "a union without cases has no values".to_owned(),
+                            limit: format!(
+                                "{location} is a union without cases, which has no values"
+                            ),
                         });
                     }
                     json!({"not": {}})
@@ -292,21 +300,21 @@ impl Generator<'_> {
         })
     }
 
-    fn named(&mut self, name: &str) -> Result<Value, SchemaError> {
+    fn named(&mut self, name: &str, location: &str) -> Result<Value, SchemaError> {
         let Some(declaration) = self.descriptor.type_declaration(name) else {
             // A valid descriptor resolves every name; this is unreachable for its input.
             return Ok(json!({}));
         };
         if self.dialect == Dialect::Gemini {
             // Inlined: the descriptor has no recursive types, so this ends.
-            let mut schema = self.ty(&declaration.definition)?;
+            let mut schema = self.ty(&declaration.definition, location)?;
             describe(&mut schema, declaration.documentation.as_ref());
             return Ok(schema);
         }
         if !self.defs.contains_key(name) {
             // The placeholder keeps a type that is used twice from being written twice.
             self.defs.insert(name.to_owned(), Value::Null);
-            let mut schema = self.ty(&declaration.definition)?;
+            let mut schema = self.ty(&declaration.definition, location)?;
             describe(&mut schema, declaration.documentation.as_ref());
             self.defs.insert(name.to_owned(), schema);
         }
@@ -334,7 +342,7 @@ fn describe(schema: &mut Value, documentation: Option<&Documentation>) {
     object.insert("description".into(), json!(description));
 }
 
-fn text_of(documentation: &Documentation) -> String {
+pub(crate) fn text_of(documentation: &Documentation) -> String {
     match &documentation.details {
         Some(details) if !details.is_empty() => {
             format!("{}\n\n{}", documentation.summary.as_str(), details.as_str())
@@ -357,74 +365,4 @@ fn pointer_fragment(name: &str) -> String {
         }
     }
     fragment
-}
-
-fn check_limits(
-    dialect: Dialect,
-    counts: &Counts,
-    descriptor: &ValidDescriptor,
-    declaration: &OperationDeclaration,
-) -> Result<(), SchemaError> {
-    let limit = |limit: String| Err(SchemaError::Limit { dialect, limit });
-    match dialect {
-        Dialect::OpenAi => {
-            let depth = 1 + declaration
-                .parameters
-                .iter()
-                .map(|parameter| nesting(descriptor, &parameter.ty))
-                .max()
-                .unwrap_or(0);
-            if depth > OPENAI_MAX_DEPTH {
-                return limit(format!(
-                    "{depth} levels of nesting, over the {OPENAI_MAX_DEPTH} OpenAI strict mode allows"
-                ));
-            }
-            if counts.properties > OPENAI_MAX_PROPERTIES {
-                return limit(format!(
-                    "{} properties, over the {OPENAI_MAX_PROPERTIES} OpenAI strict mode allows",
-                    counts.properties
-                ));
-            }
-        }
-        Dialect::Anthropic => {
-            if counts.optional > ANTHROPIC_MAX_OPTIONAL {
-                return limit(format!(
-                    "{} optional members, over the {ANTHROPIC_MAX_OPTIONAL} Anthropic strict tool use allows",
-                    counts.optional
-                ));
-            }
-            if counts.unions > ANTHROPIC_MAX_UNIONS {
-                return limit(format!(
-                    "{} union-typed members, over the {ANTHROPIC_MAX_UNIONS} Anthropic strict tool use allows",
-                    counts.unions
-                ));
-            }
-        }
-        Dialect::JsonSchema | Dialect::Gemini => {}
-    }
-    Ok(())
-}
-
-/// How many object or array levels a value of `ty` nests, as the schema spells it (a union case
-/// is an object).
-fn nesting(descriptor: &ValidDescriptor, ty: &TypeExpr) -> usize {
-    match descriptor.resolve(ty) {
-        TypeExpr::Record { fields } => {
-            1 + fields
-                .iter()
-                .map(|field| nesting(descriptor, &field.ty))
-                .max()
-                .unwrap_or(0)
-        }
-        TypeExpr::List { items } => 1 + nesting(descriptor, items),
-        TypeExpr::Union { cases } => {
-            1 + cases
-                .iter()
-                .filter_map(|case| case.payload.as_ref())
-                .map(|payload| nesting(descriptor, payload))
-                .max()
-                .unwrap_or(0)
-        }
-        _ => 0,
-    }
 }

@@ -47,9 +47,6 @@ pub(crate) struct Decoder<'a> {
     /// Recent scope paths and interface names, carried over from the last body decoded on
     /// this thread; `None` only while being dropped.
     shared: Option<Box<carried::Shared>>,
-    /// Children read so far, of every level being read: each list is moved out whole when its
-    /// array ends, into a vector of exactly its size.
-    pending_children: Vec<ObjectObservation>,
     /// Where skipped union objects keep their `$case` value, by the position after their `{`
     /// (see `value::union`).
     pub(crate) union_cases: HashMap<usize, usize>,
@@ -63,7 +60,6 @@ impl<'a> Decoder<'a> {
         Ok(Self {
             json,
             shared: Some(carried::take()),
-            pending_children: Vec::new(),
             union_cases: HashMap::new(),
         })
     }
@@ -223,23 +219,21 @@ impl<'a> Decoder<'a> {
 
     /// Reads an array of observations, already opened, item by item, into a vector of exactly
     /// its length.
+    ///
+    /// The vector grows as the array is read and is shrunk once at its end: a shrink of a large
+    /// allocation keeps it in place, so the peak for a wide array is the grown vector alone,
+    /// never that and a copy at once.
     pub(crate) fn observations(
         &mut self,
         mut item: impl FnMut(&mut Self) -> Read<ObjectObservation>,
     ) -> Read<Vec<ObjectObservation>> {
-        let base = self.pending_children.len();
+        let mut children = Vec::new();
         while self.json.next_item()? {
-            let index = self.pending_children.len() - base;
-            match item(self) {
-                Ok(child) => self.pending_children.push(child),
-                Err(error) => {
-                    // Leave the stack as the caller knew it, should it read on after an error.
-                    self.pending_children.truncate(base);
-                    return Err(error.within(Segment::Index(index)));
-                }
-            }
+            let child = item(self).map_err(|error| error.within(Segment::Index(children.len())))?;
+            children.push(child);
         }
-        Ok(self.pending_children.drain(base..).collect())
+        children.shrink_to_fit();
+        Ok(children)
     }
 
     /// Reads an array, already opened, item by item.

@@ -1,0 +1,247 @@
+//! `wip mcp --listen` under what real clients do (issue #24): cancellation during a crawl of a
+//! slow Host, progress per call with two sessions crawling at once (rmcp's client), and what a
+//! client hides, in raw HTTP: DELETE, the session cap, no priming event, a request before
+//! initialize, bearer authentication on a non-loopback listen. Everything on loopback.
+
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_real/common.rs"]
+mod common;
+#[path = "mcp_real/raw_http.rs"]
+mod raw_http;
+#[path = "mcp_real/recorder.rs"]
+mod recorder;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_real/slow_host.rs"]
+mod slow_host;
+
+use std::time::Duration;
+
+use common::{Error, QUIET, SLOW_OBSERVE, TestResult, deep_demo, demo, listening};
+use raw_http::exchange;
+use recorder::Recorder;
+use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
+use rmcp::service::{PeerRequestOptions, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::AsyncReadExt;
+
+async fn http_client(url: &str) -> Result<RunningService<RoleClient, Recorder>, Error> {
+    let recorder = Recorder::new();
+    let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
+    Ok(recorder.serve(transport).await?)
+}
+
+/// The arguments of a discover of `scope` for a word nothing has.
+fn discover_params(scope: &str) -> CallToolRequestParams {
+    CallToolRequestParams::new("discover").with_arguments(
+        json!({"scope": scope, "query": "x"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+    )
+}
+
+/// The number in `coverage: N entries of the scope indexed, M observes sent`: M.
+fn crawled(text: &str) -> Result<f64, Error> {
+    let line = text
+        .lines()
+        .find(|line| line.starts_with("coverage:"))
+        .ok_or("no coverage line")?;
+    let before = line.split(" observes sent").next().ok_or("no count")?;
+    Ok(before.rsplit(' ').next().ok_or("no count")?.parse()?)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_counts_each_calls_own_requests_with_two_sessions_crawling() -> TestResult {
+    let demo = demo().await?;
+    let host = slow_host::start(&demo.endpoint(), Duration::from_millis(20), Duration::ZERO).await;
+    let (_server, url) = listening(&host.endpoint, "127.0.0.1:0", &[]).await?;
+    let first = http_client(&url).await?;
+    let second = http_client(&url).await?;
+    let (projects, people) = tokio::join!(
+        first.call_tool(discover_params("/projects")),
+        second.call_tool(discover_params("/people"))
+    );
+    for (client, result) in [(&first, projects?), (&second, people?)] {
+        let text = result
+            .content
+            .first()
+            .and_then(|content| content.as_text())
+            .map(|text| text.text.clone())
+            .unwrap_or_default();
+        let own = crawled(&text)?;
+        let received = client.service().progress.borrow().clone();
+        for notification in &received {
+            assert!(
+                notification.progress <= own,
+                "progress {} past the {own} observes of this call: {received:?}",
+                notification.progress
+            );
+            let budget = wip_tools::ToolsConfig::default().crawl_budget as f64;
+            assert_eq!(notification.total, Some(budget), "{notification:?}");
+        }
+    }
+    first.cancel().await?;
+    second.cancel().await?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_discover_over_http_sends_nothing_more() -> TestResult {
+    let demo = deep_demo().await?;
+    let host = slow_host::start(&demo.endpoint(), SLOW_OBSERVE, Duration::ZERO).await;
+    let (_server, url) = listening(&host.endpoint, "127.0.0.1:0", &[]).await?;
+    let client = http_client(&url).await?;
+    let params = CallToolRequestParams::new("discover").with_arguments(
+        json!({"scope": "/lab/deep", "query": "bulk"})
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+    );
+    let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+    let handle = client
+        .peer()
+        .send_cancellable_request(request, PeerRequestOptions::no_options())
+        .await?;
+    host.until(|host| host.observes() >= 3).await;
+    handle.cancel(Some("test".to_owned())).await?;
+    tokio::time::sleep(SLOW_OBSERVE).await;
+    let settled = host.observes();
+    tokio::time::sleep(QUIET).await;
+    assert_eq!(
+        host.observes(),
+        settled,
+        "observes were sent after the cancel"
+    );
+    // The session goes on.
+    let listed = client
+        .call_tool(
+            CallToolRequestParams::new("discover").with_arguments(
+                json!({"scope": "/people", "query": ""})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
+        )
+        .await?;
+    assert_ne!(listed.is_error, Some(true));
+    client.cancel().await?;
+    Ok(())
+}
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#;
+
+/// The session id of an initialize answer's head.
+fn session_id(head: &str) -> Result<String, Error> {
+    Ok(head
+        .lines()
+        .find_map(|line| line.strip_prefix("mcp-session-id:"))
+        .ok_or("no session id")?
+        .trim()
+        .to_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_over_http_close_with_200_and_stop_at_the_cap() -> TestResult {
+    let demo = demo().await?;
+    let (_server, url) =
+        listening(&demo.endpoint(), "127.0.0.1:0", &["--max-sessions", "1"]).await?;
+    let (status, head, body) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    assert_eq!(status, 200, "{head}{body}");
+    assert!(!body.contains("data: \n"), "a priming event: {body}");
+    let session = session_id(&head)?;
+    // One session is open: a second initialize is refused with a JSON-RPC error.
+    let (status, _, refused) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    assert_eq!(status, 200);
+    let refused: Value = serde_json::from_str(refused.trim())?;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("at most 1 (--max-sessions)"), "{message}");
+    // A request outside a session before initialize: an error that says so.
+    let (status, _, early) = exchange(
+        &url,
+        "POST",
+        &[],
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    )
+    .await?;
+    assert_eq!(status, 400);
+    assert!(early.contains("must be initialized first"), "{early}");
+    // Closing answers 200, and frees the place.
+    let (status, head, _) = exchange(
+        &url,
+        "DELETE",
+        &[
+            ("Mcp-Session-Id", &session),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+        "",
+    )
+    .await?;
+    assert_eq!(status, 200, "{head}");
+    let (status, head, body) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    assert_eq!(status, 200, "{head}{body}");
+    assert!(
+        body.contains("\"protocolVersion\":\"2025-11-25\""),
+        "{body}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_loopback_listen_needs_the_bearer_token() -> TestResult {
+    let demo = demo().await?;
+    let directory = std::env::temp_dir().join(format!("wip-mcp-token-{}", std::process::id()));
+    std::fs::create_dir_all(&directory)?;
+    let file = directory.join("token");
+    let token = "t0ken-only-the-test-knows";
+    std::fs::write(&file, format!("{token}\n"))?;
+    let file = file.to_string_lossy().into_owned();
+    let (mut server, url) =
+        listening(&demo.endpoint(), "0.0.0.0:0", &["--auth-token-file", &file]).await?;
+    assert!(url.starts_with("http://0.0.0.0:"), "{url}");
+    let (status, head, _) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    assert_eq!(status, 401, "{head}");
+    assert!(head.contains("www-authenticate: bearer"), "{head}");
+    let wrong = exchange(
+        &url,
+        "POST",
+        &[("Authorization", "Bearer t0ken")],
+        INITIALIZE,
+    )
+    .await?;
+    assert_eq!(wrong.0, 401);
+    let bearer = format!("Bearer {token}");
+    let (status, head, body) =
+        exchange(&url, "POST", &[("Authorization", &bearer)], INITIALIZE).await?;
+    assert_eq!(status, 200, "{head}{body}");
+    // The token is in no log line.
+    server.start_kill()?;
+    let mut stderr = String::new();
+    if let Some(mut pipe) = server.stderr.take() {
+        pipe.read_to_string(&mut stderr).await?;
+    }
+    assert!(!stderr.contains(token), "{stderr}");
+    std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_session_expires_after_session_idle() -> TestResult {
+    let demo = demo().await?;
+    let (_server, url) =
+        listening(&demo.endpoint(), "127.0.0.1:0", &["--session-idle", "1"]).await?;
+    let (status, head, body) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    assert_eq!(status, 200, "{head}{body}");
+    let session = session_id(&head)?;
+    let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let headers = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    let (status, head, _) = exchange(&url, "POST", &headers, list).await?;
+    assert_eq!(status, 404, "the idle session still answers: {head}");
+    Ok(())
+}

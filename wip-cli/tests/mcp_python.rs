@@ -1,0 +1,179 @@
+//! `wip mcp` against the official Python MCP SDK (`mcp` from PyPI), over stdio (opened by
+//! initialize at 2025-11-25 and by server/discover at 2026-07-28) and over Streamable HTTP
+//! (progress, close without a warning, the session cap, the bearer token). The SDK is installed
+//! once into a virtualenv under `target/` (PyPI must be reachable the first time; later runs
+//! reuse it); the scenarios are in `tests/mcp_python/client.py`.
+
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_real/common.rs"]
+mod common;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_real/slow_host.rs"]
+mod slow_host;
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use common::{Error, TestResult, demo, listening};
+use serde_json::Value;
+use tokio::process::Command;
+
+/// The SDK version the scenarios are written for.
+const SDK: &str = "mcp==2.3.0";
+
+/// How long one scenario may take.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// The virtualenv with the SDK, set up once per test run and reused across runs.
+fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let target = Path::new(env!("CARGO_BIN_EXE_wip"))
+            .ancestors()
+            .nth(2)
+            .expect("the binary is under target/PROFILE");
+        let venv = target.join("mcp-python");
+        let python = venv.join("bin").join("python");
+        let ready = |python: &Path| {
+            std::process::Command::new(python)
+                .args(["-c", "import mcp, httpx2"])
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        };
+        if ready(&python) {
+            return python;
+        }
+        let created = std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .expect("python3 runs: install it (cargo xtask ci does so when it is missing)");
+        assert!(
+            created.success(),
+            "python3 -m venv {} failed (on Debian the venv module is the package python3-venv)",
+            venv.display()
+        );
+        let installed = std::process::Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                SDK,
+            ])
+            .status()
+            .expect("pip runs");
+        assert!(
+            installed.success() && ready(&python),
+            "the Python MCP SDK ({SDK}) could not be installed from PyPI into {}; the first run \
+             needs PyPI, later runs reuse the virtualenv",
+            venv.display()
+        );
+        python
+    })
+}
+
+/// Runs the scenario `arguments` of client.py and returns its report.
+async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
+    let run = Command::new(python())
+        .arg(script)
+        .args(arguments)
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(PATIENCE, run).await??;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{arguments:?}: {stdout}\n{stderr}");
+    Ok(serde_json::from_str(stdout.trim())?)
+}
+
+/// The discover went well and its progress counted up to at most the crawl budget.
+fn check_session(report: &Value) {
+    assert_eq!(
+        report["tools"],
+        serde_json::json!(["discover", "inspect", "invoke"])
+    );
+    assert_eq!(report["discover_error"], false, "{report}");
+    assert!(
+        report["discover"]
+            .as_str()
+            .is_some_and(|text| text.contains("coverage:"))
+    );
+    assert_eq!(report["unknown_tool"], -32602, "{report}");
+    assert_eq!(report["warnings"], serde_json::json!([]), "{report}");
+    let budget = wip_tools::ToolsConfig::default().crawl_budget as f64;
+    let progress = report["progress"].as_array().cloned().unwrap_or_default();
+    assert!(!progress.is_empty(), "no progress: {report}");
+    let mut last = 0.0;
+    for notification in &progress {
+        let done = notification["progress"].as_f64().unwrap_or_default();
+        assert!(done > last && done <= budget, "{progress:?}");
+        assert_eq!(notification["total"].as_f64(), Some(budget), "{progress:?}");
+        last = done;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_over_stdio_at_both_protocol_versions() -> TestResult {
+    let demo = demo().await?;
+    // Observes held a little, so the crawl lasts long enough to report progress.
+    let host = slow_host::start(&demo.endpoint(), Duration::from_millis(60), Duration::ZERO).await;
+    let wip = env!("CARGO_BIN_EXE_wip");
+    let classic = scenario(&["stdio", wip, &host.endpoint]).await?;
+    assert_eq!(classic["version"], "2025-11-25", "{classic}");
+    check_session(&classic);
+    let modern = scenario(&["modern", wip, &host.endpoint]).await?;
+    let versions = modern["versions"].as_array().cloned().unwrap_or_default();
+    for served in ["2025-11-25", "2026-07-28"] {
+        assert!(versions.contains(&Value::from(served)), "{modern}");
+    }
+    check_session(&modern);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_over_http_closes_cleanly_and_meets_the_session_cap() -> TestResult {
+    let demo = demo().await?;
+    let host = slow_host::start(&demo.endpoint(), Duration::from_millis(60), Duration::ZERO).await;
+    let (_server, url) = listening(&host.endpoint, "127.0.0.1:0", &["--max-sessions", "1"]).await?;
+    // Its close (DELETE) is accepted: the SDK logs no warning.
+    let session = scenario(&["http", &url]).await?;
+    assert_eq!(session["version"], "2025-11-25", "{session}");
+    check_session(&session);
+    // The closed session's place is free again; a second one at once is refused.
+    let capped = scenario(&["cap", &url]).await?;
+    assert_eq!(capped["refused"]["code"], -32000, "{capped}");
+    let message = capped["refused"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("too many open sessions"), "{message}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_with_the_bearer_token_on_a_non_loopback_listen() -> TestResult {
+    let demo = demo().await?;
+    let host = slow_host::start(&demo.endpoint(), Duration::from_millis(60), Duration::ZERO).await;
+    let directory = std::env::temp_dir().join(format!("wip-mcp-python-{}", std::process::id()));
+    std::fs::create_dir_all(&directory)?;
+    let file = directory.join("token");
+    let token = "python-sdk-token";
+    std::fs::write(&file, token)?;
+    let (_server, url) = listening(
+        &host.endpoint,
+        "0.0.0.0:0",
+        &["--auth-token-file", &file.to_string_lossy()],
+    )
+    .await?;
+    let url = url.replace("0.0.0.0", "127.0.0.1");
+    // The SDK reports the 401 as an error response (mcp_real.rs checks the status itself).
+    let refused = scenario(&["unauthorized", &url]).await?;
+    assert!(refused["refused"].is_string(), "{refused}");
+    let session = scenario(&["http", &url, token]).await?;
+    check_session(&session);
+    std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}

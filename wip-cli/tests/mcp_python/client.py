@@ -1,0 +1,135 @@
+"""The official Python MCP SDK against `wip mcp`: one scenario per run, a JSON report on stdout.
+
+    client.py stdio WIP ENDPOINT        initialize, list, discover with progress, -32602
+    client.py modern WIP ENDPOINT       the same session opened by server/discover (2026-07-28)
+    client.py http URL [TOKEN]          initialize, discover with progress, close (DELETE)
+    client.py cap URL                   a second session past --max-sessions 1
+    client.py unauthorized URL          a session without the token
+"""
+
+import asyncio
+import json
+import logging
+import sys
+
+import httpx2
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+
+class Warnings(logging.Handler):
+    """Every warning the SDK logs, such as a session close it did not accept."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+WARNINGS = Warnings()
+logging.getLogger().addHandler(WARNINGS)
+
+
+async def exercise(session, report):
+    """Lists the tools, runs a discover with a progress callback, calls an unknown tool."""
+    tools = await session.list_tools()
+    report["tools"] = [tool.name for tool in tools.tools]
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append({"progress": done, "total": total, "message": message})
+
+    result = await session.call_tool(
+        "discover", {"scope": "/", "query": "bulk"}, progress_callback=on_progress
+    )
+    report["discover_error"] = result.is_error
+    report["discover"] = result.content[0].text
+    report["progress"] = progress
+    try:
+        await session.call_tool("observe", {"path": "/"})
+        report["unknown_tool"] = None
+    except MCPError as error:
+        report["unknown_tool"] = error.error.code
+
+
+async def stdio(wip, endpoint, modern):
+    report = {}
+    parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint])
+    async with stdio_client(parameters) as (read, write):
+        async with ClientSession(read, write) as session:
+            if modern:
+                discovered = await session.discover()
+                report["versions"] = list(discovered.supported_versions)
+            else:
+                initialized = await session.initialize()
+                report["version"] = initialized.protocol_version
+            await exercise(session, report)
+    return report
+
+
+def http_client(token):
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx2.AsyncClient(headers=headers, timeout=60)
+
+
+async def http(url, token):
+    report = {}
+    async with http_client(token) as client:
+        async with streamable_http_client(url, http_client=client) as (read, write):
+            async with ClientSession(read, write) as session:
+                initialized = await session.initialize()
+                report["version"] = initialized.protocol_version
+                await exercise(session, report)
+    return report
+
+
+async def cap(url):
+    report = {}
+    async with http_client(None) as first_client, http_client(None) as second_client:
+        async with streamable_http_client(url, http_client=first_client) as (read, write):
+            async with ClientSession(read, write) as first:
+                await first.initialize()
+                async with streamable_http_client(url, http_client=second_client) as (r, w):
+                    async with ClientSession(r, w) as second:
+                        try:
+                            await second.initialize()
+                            report["refused"] = None
+                        except MCPError as error:
+                            report["refused"] = {"code": error.error.code, "message": error.error.message}
+    return report
+
+
+async def unauthorized(url):
+    report = {}
+    try:
+        async with http_client(None) as client:
+            async with streamable_http_client(url, http_client=client) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+        report["refused"] = None
+    except BaseException as error:  # the SDK raises the 401 inside a task group
+        report["refused"] = repr(error)
+    return report
+
+
+async def main(arguments):
+    scenario = arguments[0]
+    if scenario == "stdio":
+        report = await stdio(arguments[1], arguments[2], modern=False)
+    elif scenario == "modern":
+        report = await stdio(arguments[1], arguments[2], modern=True)
+    elif scenario == "http":
+        report = await http(arguments[1], arguments[2] if len(arguments) > 2 else None)
+    elif scenario == "cap":
+        report = await cap(arguments[1])
+    else:
+        report = await unauthorized(arguments[1])
+    report["warnings"] = WARNINGS.messages
+    print(json.dumps(report))
+
+
+asyncio.run(main(sys.argv[1:]))
