@@ -1,7 +1,7 @@
 //! MCP on stdin and stdout: stdout carries the protocol alone (logs go to stderr), and the
 //! server ends when the client closes stdin.
 //!
-//! Each line from stdin is checked before rmcp reads it (see [`gate`](crate::mcp::gate)): a
+//! Each line from stdin is checked before rmcp reads it (see [`gate`]): a
 //! line that is not JSON is answered -32700, JSON that is not a JSON-RPC 2.0 message -32600, a
 //! request before initialize an error that says so; the answers go out between rmcp's lines,
 //! never inside one.
