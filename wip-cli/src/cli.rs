@@ -202,7 +202,7 @@ pub(crate) struct McpOptions {
     /// Require `Authorization: Bearer TOKEN` on every request, TOKEN the one line of FILE.
     #[arg(long, value_name = "FILE", requires = "listen")]
     pub(crate) auth_token_file: Option<PathBuf>,
-    /// Accept browser requests from ORIGIN (scheme://host[:port]); repeatable.
+    /// Accept browser requests from ORIGIN (scheme://host or scheme://host:port); repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "listen")]
     pub(crate) allow_origin: Vec<String>,
     /// The most MCP sessions open at once; an initialize past it is refused.

@@ -16,7 +16,7 @@ mod slow_host;
 
 use std::time::Duration;
 
-use common::{Error, QUIET, SLOW_OBSERVE, TestResult, deep_demo, demo, listening};
+use common::{Error, PATIENCE, QUIET, SLOW_OBSERVE, TestResult, deep_demo, demo, listening};
 use raw_http::exchange;
 use recorder::Recorder;
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
@@ -24,7 +24,7 @@ use rmcp::service::{PeerRequestOptions, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use tokio::io::AsyncReadExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 async fn http_client(url: &str) -> Result<RunningService<RoleClient, Recorder>, Error> {
     let recorder = Recorder::new();
@@ -243,5 +243,78 @@ async fn an_idle_session_expires_after_session_idle() -> TestResult {
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let (status, head, _) = exchange(&url, "POST", &headers, list).await?;
     assert_eq!(status, 404, "the idle session still answers: {head}");
+    Ok(())
+}
+
+/// Sends `request` on a connection of its own and reads its SSE body until `until` holds for
+/// what was read; the connection is then dropped, as a client that lost it would.
+async fn read_stream_until(
+    url: &str,
+    request: String,
+    until: impl Fn(&str) -> bool,
+) -> Result<String, Error> {
+    let authority = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split('/').next())
+        .ok_or("an http url")?;
+    let mut stream = tokio::net::TcpStream::connect(authority).await?;
+    stream.write_all(request.as_bytes()).await?;
+    let mut read = Vec::new();
+    let mut buffer = [0; 4096];
+    while !until(&String::from_utf8_lossy(&read)) {
+        let count = tokio::time::timeout(PATIENCE, stream.read(&mut buffer)).await??;
+        if count == 0 {
+            break;
+        }
+        read.extend_from_slice(&buffer[..count]);
+    }
+    Ok(String::from_utf8_lossy(&read).into_owned())
+}
+
+/// The `data:` lines of an SSE body, with the `id:` that follows each.
+fn events(body: &str) -> Vec<(String, String)> {
+    let mut events = Vec::new();
+    let mut data = None;
+    for line in body.lines() {
+        if let Some(rest) = line.strip_prefix("data: ") {
+            data = Some(rest.to_owned());
+        } else if let (Some(id), Some(rest)) = (data.take(), line.strip_prefix("id: ")) {
+            events.push((id, rest.trim().to_owned()));
+        }
+    }
+    events
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resuming_a_stream_never_replays_the_event_the_client_acknowledged() -> TestResult {
+    let demo = deep_demo().await?;
+    let host = slow_host::start(&demo.endpoint(), SLOW_OBSERVE, Duration::ZERO).await;
+    let (_server, url) = listening(&host.endpoint, "127.0.0.1:0", &[]).await?;
+    let (_, head, _) = exchange(&url, "POST", &[], INITIALIZE).await?;
+    let session = session_id(&head)?;
+    let authority = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.split('/').next())
+        .ok_or("an http url")?
+        .to_owned();
+    let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"discover","arguments":{"scope":"/lab/deep","query":""},"_meta":{"progressToken":7}}}"#;
+    let post = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Type: application/json\r\nMcp-Session-Id: {session}\r\n\
+         MCP-Protocol-Version: 2025-11-25\r\nContent-Length: {}\r\n\r\n{call}",
+        call.len()
+    );
+    // The first progress event arrives; the connection is lost after it.
+    let first = read_stream_until(&url, post, |read| !events(read).is_empty()).await?;
+    let (acknowledged, id) = events(&first).remove(0);
+    let resume = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {authority}\r\nAccept: text/event-stream\r\n\
+         Mcp-Session-Id: {session}\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+         Last-Event-ID: {id}\r\n\r\n"
+    );
+    let resumed = read_stream_until(&url, resume, |read| !events(read).is_empty()).await?;
+    let (next, next_id) = events(&resumed).remove(0);
+    assert_ne!(next_id, id, "the acknowledged event came again: {resumed}");
+    assert_ne!(next, acknowledged, "{resumed}");
     Ok(())
 }

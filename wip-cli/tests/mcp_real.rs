@@ -209,6 +209,10 @@ async fn json_rpc_errors_on_stdio() -> TestResult {
     let parse = mcp.next(PATIENCE).await?.ok_or("no answer to garbage")?;
     assert_eq!(parse["error"]["code"], -32700, "{parse}");
     assert_eq!(parse["id"], Value::Null, "{parse}");
+    // JSON that is not a JSON-RPC 2.0 message: -32600.
+    mcp.send(r#"{"id":9,"method":"ping"}"#).await?;
+    let (invalid, _) = mcp.answer(9).await?;
+    assert_eq!(invalid["error"]["code"], -32600, "{invalid}");
     mcp.initialize().await?;
     // An unknown tool: -32602.
     mcp.call(2, "observe", json!({"path": "/"})).await?;

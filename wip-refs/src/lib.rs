@@ -90,6 +90,7 @@ mod escape;
 mod format;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
+mod literal;
 mod parse;
 
 #[cfg(feature = "fuzzing")]
@@ -102,6 +103,7 @@ pub use format::{
     write_interface_ref_in_context, write_operation_ref, write_operation_ref_in_context,
     write_signature_ref,
 };
+pub use literal::{StringLiteralError, parse_string_literal};
 pub use parse::{
     OperationRef, ParseError, ParseErrorKind, ParsedReference, parse_interface, parse_operation,
     parse_reference,

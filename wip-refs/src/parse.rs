@@ -4,14 +4,14 @@ use std::borrow::Cow;
 use std::fmt;
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_till, take_while_m_n, take_while1};
+use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::char;
-use nom::combinator::cut;
 use nom::error::ErrorKind;
 use nom::{IResult, Parser};
 use wip_model::{InterfaceName, InterfaceReference, Path, PathError};
 
 use crate::format::{InterfaceNotation, OperationNotation, is_bare_name_byte, is_bare_scope_byte};
+use crate::literal::parse_string_literal;
 
 /// An operation of an interface: the structured value behind `/github::issue.read#read`.
 ///
@@ -118,6 +118,10 @@ pub enum ParseErrorKind {
     /// `#` or the end of the text was due after the interface name.
     #[error("expected '#' or the end of the reference")]
     OperationSeparatorOrEnd,
+    /// A JSON string literal was due and did not start with `"` (reported only by
+    /// [`parse_string_literal`]: in the notation a component without it is read as bare).
+    #[error("expected a JSON string starting with '\"'")]
+    OpeningQuote,
     /// A quoted component ended without its closing quote.
     #[error("expected a closing '\"'")]
     ClosingQuote,
@@ -372,83 +376,20 @@ fn component<'a>(
     ))
 }
 
-/// A double-quoted JSON string; returns its unescaped value.
+/// A double-quoted JSON string ([`parse_string_literal`]); returns its unescaped value.
 ///
 /// Not starting with `"` is a recoverable error (another form may match); anything wrong after
 /// the opening quote is a failure at the exact character.
 fn quoted(input: &str) -> Res<'_, String> {
-    let (mut rest, _) = char('"').parse(input)?;
-    let mut value = String::new();
-    loop {
-        let (after_run, run) = take_till(|c: char| c == '"' || c == '\\' || c < ' ').parse(rest)?;
-        value.push_str(run);
-        rest = after_run;
-        let mut chars = rest.chars();
-        match chars.next() {
-            None => return fail_at(rest, ParseErrorKind::ClosingQuote),
-            Some('"') => return Ok((chars.as_str(), value)),
-            Some('\\') => {
-                let (after_escape, unescaped) = escape(rest)?;
-                value.push(unescaped);
-                rest = after_escape;
-            }
-            Some(_) => return fail_at(rest, ParseErrorKind::EscapedControl),
-        }
+    if !input.starts_with('"') {
+        return Err(nom::Err::Error(Failure {
+            at: input,
+            kind: None,
+        }));
     }
-}
-
-/// One JSON escape sequence, starting at its backslash.
-fn escape(input: &str) -> Res<'_, char> {
-    let mut chars = input.chars();
-    chars.next();
-    let simple = match chars.next() {
-        Some('"') => '"',
-        Some('\\') => '\\',
-        Some('/') => '/',
-        Some('b') => '\u{8}',
-        Some('f') => '\u{c}',
-        Some('n') => '\n',
-        Some('r') => '\r',
-        Some('t') => '\t',
-        Some('u') => return unicode_escape(input),
-        _ => return fail_at(input, ParseErrorKind::Escape),
-    };
-    Ok((chars.as_str(), simple))
-}
-
-/// `\uXXXX`, or a UTF-16 surrogate pair `\uXXXX\uXXXX`, starting at the first backslash.
-fn unicode_escape(input: &str) -> Res<'_, char> {
-    let (rest, high) = hex_escape(input)?;
-    let code = match high {
-        0xd800..=0xdbff => {
-            let Ok((rest_after_low, low @ 0xdc00..=0xdfff)) = hex_escape(rest) else {
-                return fail_at(input, ParseErrorKind::SurrogatePair);
-            };
-            let code = 0x10000 + ((u32::from(high) - 0xd800) << 10) + (u32::from(low) - 0xdc00);
-            return match char::from_u32(code) {
-                Some(c) => Ok((rest_after_low, c)),
-                None => fail_at(input, ParseErrorKind::SurrogatePair),
-            };
-        }
-        0xdc00..=0xdfff => return fail_at(input, ParseErrorKind::SurrogatePair),
-        code => u32::from(code),
-    };
-    match char::from_u32(code) {
-        Some(c) => Ok((rest, c)),
-        None => fail_at(input, ParseErrorKind::SurrogatePair),
-    }
-}
-
-/// `\u` and four hex digits, as a UTF-16 code unit.
-fn hex_escape(input: &str) -> Res<'_, u16> {
-    let digits = take_while_m_n(4, 4, |c: char| c.is_ascii_hexdigit());
-    // Past the backslash nothing else can match, so a miss is final.
-    let (rest, hex) = cut(expect((tag("\\u"), digits), ParseErrorKind::HexDigits))
-        .map(|(_, hex)| hex)
-        .parse(input)?;
-    match u16::from_str_radix(hex, 16) {
-        Ok(unit) => Ok((rest, unit)),
-        Err(_) => fail_at(input, ParseErrorKind::HexDigits),
+    match parse_string_literal(input) {
+        Ok((value, rest)) => Ok((rest, value)),
+        Err(error) => fail_at(&input[error.offset()..], error.kind().clone()),
     }
 }
 

@@ -8,7 +8,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
 use wip_model::{InterfaceName, InterfaceReference, Path};
-use wip_refs::OperationRef;
+use wip_refs::{OperationRef, ParseErrorKind as K};
 use wip_tools::binding::{
     Argument, Base, Expected, Expr, Line, Name, Operation, Step, fuzz_callexpr, parse_line,
 };
@@ -108,7 +108,11 @@ fn refused_lines_point_at_the_byte() {
         ),
         (r#"issue.close(reason="a" note="b")"#, 23, E::CommaOrParen),
         (r#"issue.close(reason=duplicate)"#, 19, E::JsonValue),
-        (r#"issue.close(reason="dup)"#, 24, E::ClosingQuote),
+        (
+            r#"issue.close(reason="dup)"#,
+            24,
+            E::StringLiteral(K::ClosingQuote),
+        ),
         ("issue.close(reason=[1 2])", 22, E::CommaOrBracket),
         (r#"issue.close(reason={"a" 1})"#, 24, E::Colon),
         (r#"issue.close(reason={a: 1})"#, 20, E::MemberName),
@@ -127,10 +131,26 @@ fn refused_lines_point_at_the_byte() {
         ("issue.close(reason=1.)", 21, E::JsonValue),
         ("issue.close(reason=-)", 20, E::JsonValue),
         ("issue.close(reason=nul)", 19, E::JsonValue),
-        (r#"issue.close(reason="\x")"#, 20, E::Escape),
-        (r#"issue.close(reason="\u12")"#, 20, E::HexDigits),
-        (r#"issue.close(reason="\ud800")"#, 20, E::SurrogatePair),
-        ("issue.close(reason=\"a\u{1}\")", 21, E::EscapedControl),
+        (
+            r#"issue.close(reason="\x")"#,
+            20,
+            E::StringLiteral(K::Escape),
+        ),
+        (
+            r#"issue.close(reason="\u12")"#,
+            20,
+            E::StringLiteral(K::HexDigits),
+        ),
+        (
+            r#"issue.close(reason="\ud800")"#,
+            20,
+            E::StringLiteral(K::SurrogatePair),
+        ),
+        (
+            "issue.close(reason=\"a\u{1}\")",
+            21,
+            E::StringLiteral(K::EscapedControl),
+        ),
         ("issue.close(", 12, E::NamedArgument),
         ("issue.close(reason=1", 20, E::CommaOrParen),
         ("issue close()", 6, E::StepOrEnd),
@@ -149,7 +169,7 @@ fn refused_lines_point_at_the_byte() {
         ("issue[/::issue.lifecycle#close]", 31, E::OpenParen),
         ("issue[/::issue.lifecycle#close", 30, E::ClosingBracket),
         ("\"/a\"x", 4, E::StepOrEnd),
-        ("\"/a", 3, E::ClosingQuote),
+        ("\"/a", 3, E::StringLiteral(K::ClosingQuote)),
     ] {
         refuses(text, offset, expected);
     }

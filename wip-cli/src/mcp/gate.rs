@@ -32,6 +32,21 @@ pub(crate) fn parse_error(text: &[u8]) -> Option<Value> {
     ))
 }
 
+/// The answer to `message` when it is JSON but not a JSON-RPC 2.0 message (an object with
+/// `"jsonrpc": "2.0"`): -32600, with its id when it has one.
+pub(crate) fn not_json_rpc(message: &Value) -> Option<Value> {
+    if message.get("jsonrpc").and_then(Value::as_str) == Some("2.0") {
+        return None;
+    }
+    let id = message.get("id").cloned().unwrap_or_default();
+    Some(error_response(
+        id,
+        INVALID_REQUEST,
+        "invalid request: expected a JSON-RPC 2.0 message, an object with \"jsonrpc\": \"2.0\" \
+         (batches are not part of MCP)",
+    ))
+}
+
 /// Whether `message` is an initialize request.
 pub(crate) fn is_initialize(message: &Value) -> bool {
     message.get("method").and_then(Value::as_str) == Some("initialize")
@@ -75,6 +90,20 @@ mod tests {
         assert_eq!(answer["error"]["code"], PARSE_ERROR);
         assert_eq!(answer["id"], Value::Null);
         assert!(parse_error(br#"{"jsonrpc":"2.0"}"#).is_none());
+    }
+
+    #[test]
+    fn json_that_is_not_a_json_rpc_message_is_an_invalid_request() {
+        for refused in [
+            json!([1, 2]),
+            json!({"id": 3, "method": "ping"}),
+            json!("text"),
+        ] {
+            let answer = not_json_rpc(&refused).unwrap();
+            assert_eq!(answer["error"]["code"], INVALID_REQUEST, "{refused}");
+        }
+        assert_eq!(not_json_rpc(&json!({"id": 3})).unwrap()["id"], 3);
+        assert!(not_json_rpc(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})).is_none());
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //!   token compared in constant time, and taken off the request before rmcp sees it, so it is
 //!   never logged); any Host is then accepted, and a browser Origin only from `--allow-origin`.
 //!
-//! Sessions (see [`sessions`](crate::mcp::sessions)): at most `--max-sessions`, each expiring
+//! Sessions (see [`sessions`](super::sessions)): at most `--max-sessions`, each expiring
 //! after `--session-idle` seconds without a request; DELETE answers 200.
 
 use std::convert::Infallible;

@@ -1,9 +1,10 @@
 //! MCP on stdin and stdout: stdout carries the protocol alone (logs go to stderr), and the
 //! server ends when the client closes stdin.
 //!
-//! Each line from stdin is checked before rmcp reads it (see [`gate`](crate::mcp::gate)): a
-//! line that is not JSON is answered -32700, a request before initialize is answered with an
-//! error that says so; both answers go out between rmcp's lines, never inside one.
+//! Each line from stdin is checked before rmcp reads it (see [`gate`]): a
+//! line that is not JSON is answered -32700, JSON that is not a JSON-RPC 2.0 message -32600, a
+//! request before initialize an error that says so; the answers go out between rmcp's lines,
+//! never inside one.
 
 use rmcp::ServiceExt;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
@@ -81,6 +82,10 @@ async fn forward_input(
             continue;
         }
         let message: serde_json::Value = serde_json::from_slice(&line).unwrap_or_default();
+        if let Some(answer) = gate::not_json_rpc(&message) {
+            let _ = answers.send(answer.to_string()).await;
+            continue;
+        }
         if !initialized {
             if let Some(answer) = gate::before_initialize(&message) {
                 let _ = answers.send(answer.to_string()).await;

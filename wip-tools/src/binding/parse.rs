@@ -25,7 +25,9 @@ use std::fmt;
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::char;
 use nom::{IResult, Parser};
-use wip_refs::{Escaped, ParseError as NotationError, parse_operation};
+use wip_refs::{
+    Escaped, ParseError as NotationError, ParseErrorKind, parse_operation, parse_string_literal,
+};
 
 use crate::binding::ast::{Argument, Base, Expr, Line, Name, Operation, Step};
 
@@ -137,21 +139,11 @@ pub enum Expected {
     /// JSON nested too deeply.
     #[error("the JSON value nests more than 64 levels")]
     TooDeep,
-    /// A closing quote.
-    #[error("expected a closing '\"'")]
-    ClosingQuote,
-    /// A backslash that starts no JSON escape.
-    #[error(r#"expected an escape: \" \\ \/ \b \f \n \r \t or \uXXXX"#)]
-    Escape,
-    /// `\u` without four hex digits.
-    #[error(r"expected four hex digits after \u")]
-    HexDigits,
-    /// A lone UTF-16 surrogate escape.
-    #[error(r"expected a surrogate pair: \ud800-\udbff followed by \udc00-\udfff")]
-    SurrogatePair,
-    /// A raw control character inside a string.
-    #[error(r"expected an escape such as \n or \u0001 instead of a raw control character")]
-    EscapedControl,
+    /// A string literal that is not a JSON string: what [`wip_refs::parse_string_literal`]
+    /// expected (a closing quote, an escape, hex digits, a surrogate pair, or an escape instead
+    /// of a raw control character).
+    #[error("{0}")]
+    StringLiteral(ParseErrorKind),
     /// Something after a complete statement other than a comment.
     #[error("expected the end of the line or a '#' comment")]
     End,
@@ -532,77 +524,12 @@ fn number(input: &str) -> Res<'_, serde_json::Value> {
 
 /// A JSON string, starting at its opening quote; returns the unescaped value.
 fn string(input: &str) -> Res<'_, String> {
-    let (mut rest, _) = expect(char('"'), input, Expected::ClosingQuote)?;
-    let mut value = String::new();
-    loop {
-        let end = rest
-            .find(|c: char| c == '"' || c == '\\' || c < ' ')
-            .unwrap_or(rest.len());
-        value.push_str(&rest[..end]);
-        rest = &rest[end..];
-        match rest.chars().next() {
-            None => return fail(rest, Expected::ClosingQuote),
-            Some('"') => return Ok((&rest[1..], value)),
-            Some('\\') => {
-                let (after, c) = escape(rest)?;
-                value.push(c);
-                rest = after;
-            }
-            Some(_) => return fail(rest, Expected::EscapedControl),
-        }
-    }
-}
-
-/// One escape, starting at its backslash.
-fn escape(input: &str) -> Res<'_, char> {
-    let simple = match input.as_bytes().get(1) {
-        Some(b'"') => '"',
-        Some(b'\\') => '\\',
-        Some(b'/') => '/',
-        Some(b'b') => '\u{8}',
-        Some(b'f') => '\u{c}',
-        Some(b'n') => '\n',
-        Some(b'r') => '\r',
-        Some(b't') => '\t',
-        Some(b'u') => return unicode_escape(input),
-        _ => return fail(input, Expected::Escape),
-    };
-    Ok((&input[2..], simple))
-}
-
-fn unicode_escape(input: &str) -> Res<'_, char> {
-    let (rest, high) = hex_escape(input)?;
-    let code = match high {
-        0xd800..=0xdbff => {
-            let Ok((after_low, low @ 0xdc00..=0xdfff)) = hex_escape(rest) else {
-                return fail(input, Expected::SurrogatePair);
-            };
-            let code = 0x10000 + ((high - 0xd800) << 10) + (low - 0xdc00);
-            return match char::from_u32(code) {
-                Some(c) => Ok((after_low, c)),
-                None => fail(input, Expected::SurrogatePair),
-            };
-        }
-        0xdc00..=0xdfff => return fail(input, Expected::SurrogatePair),
-        code => code,
-    };
-    match char::from_u32(code) {
-        Some(c) => Ok((rest, c)),
-        None => fail(input, Expected::SurrogatePair),
-    }
-}
-
-/// `\u` and four hex digits.
-fn hex_escape(input: &str) -> Res<'_, u32> {
-    let Some(hex) = input.strip_prefix("\\u").and_then(|rest| rest.get(..4)) else {
-        return fail(input, Expected::HexDigits);
-    };
-    if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return fail(input, Expected::HexDigits);
-    }
-    match u32::from_str_radix(hex, 16) {
-        Ok(unit) => Ok((&input[6..], unit)),
-        Err(_) => fail(input, Expected::HexDigits),
+    match parse_string_literal(input) {
+        Ok((value, rest)) => Ok((rest, value)),
+        Err(error) => fail(
+            &input[error.offset()..],
+            Expected::StringLiteral(error.kind().clone()),
+        ),
     }
 }
 
