@@ -1,7 +1,7 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs; first
-//!   it installs the programs the tests run (tmux, python3) when they are missing.
+//!   it installs the programs the tests run (tmux, python3 and its venv) when they are missing.
 //! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
 //!   the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
@@ -103,22 +103,28 @@ fn ci() -> Result<()> {
     )
 }
 
-/// Programs the tests run as real peers, with the Debian package of each: tmux for the terminal
-/// tests, python3 for the PTC projection's.
-const TEST_PEERS: [(&str, &str); 2] = [("tmux", "tmux"), ("python3", "python3")];
+/// Programs the tests run as real peers, each as a command that works once it is installed and
+/// the Debian package that installs it: tmux for the terminal tests, python3 for the PTC
+/// projection's, and python3's `venv` for the tests that install the Python MCP SDK into a
+/// virtualenv (Debian ships it apart from python3).
+const TEST_PEERS: [(&[&str], &str); 3] = [
+    (&["tmux", "-V"], "tmux"),
+    (&["python3", "-V"], "python3"),
+    (&["python3", "-m", "venv", "--help"], "python3-venv"),
+];
 
 /// Installs the test peers that are missing from Debian's packages (with sudo unless root), so a
 /// fresh machine is set up by `cargo xtask ci` alone.
 fn install_test_peers() -> Result<()> {
     let missing: Vec<&str> = TEST_PEERS
         .iter()
-        .filter(|(program, _)| {
-            Command::new(program)
-                .arg("-V")
+        .filter(|(probe, _)| {
+            !Command::new(probe[0])
+                .args(&probe[1..])
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
                 .status()
-                .is_err()
+                .is_ok_and(|status| status.success())
         })
         .map(|(_, package)| *package)
         .collect();
