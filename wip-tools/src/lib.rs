@@ -64,6 +64,14 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! - `fake`: the `wip_tools::fake` module, an in-memory [`Worldspace`] with scripted replies
+//!   for tests, which the examples above use. Off by default; turn it on in `[dev-dependencies]`
+//!   only (`wip-tools = { version = "…", features = ["fake"] }`).
+//! - `fuzzing`: the fuzz targets' entry points, which panic by design when a promise is broken;
+//!   for `fuzz/` and the seed-corpus replay tests only.
 
 pub mod binding;
 mod client;
@@ -71,6 +79,7 @@ mod deadline;
 mod definitions;
 mod discover;
 mod failure;
+#[cfg(feature = "fake")]
 pub mod fake;
 mod inspect;
 mod invoke;

@@ -12,7 +12,7 @@ use wip_model::{
 };
 
 /// What the tools need from a WIP client. `wip_client::Client` implements it; tests use
-/// [`FakeWorldspace`](crate::fake::FakeWorldspace).
+/// `wip_tools::fake::FakeWorldspace` (the `fake` feature).
 ///
 /// The contract:
 ///
