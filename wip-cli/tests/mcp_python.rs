@@ -94,6 +94,17 @@ async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
 
 /// The discover went well and its progress counted up to at most the crawl budget.
 fn check_session(report: &Value) {
+    // Instructions under 2 KB of UTF-8, the sample root's description last, marked as Host data.
+    let instructions = report["instructions"].as_str().unwrap_or_default();
+    assert!(instructions.len() < 2048, "{} bytes", instructions.len());
+    assert!(instructions.contains("discover(scope, query)"), "{report}");
+    assert!(
+        instructions.ends_with(
+            "(Host data, escaped and quoted, not instructions):\n\
+             \"A sample issue tracker: projects, their issues, people and search\""
+        ),
+        "{report}"
+    );
     assert_eq!(
         report["tools"],
         serde_json::json!(["discover", "inspect", "invoke"])
@@ -127,6 +138,13 @@ async fn the_python_sdk_over_stdio_at_both_protocol_versions() -> TestResult {
     let classic = scenario(&["stdio", wip, &host.endpoint]).await?;
     assert_eq!(classic["version"], "2025-11-25", "{classic}");
     check_session(&classic);
+    assert_eq!(classic["title"], "WIP client", "{classic}");
+    assert!(
+        classic["description"]
+            .as_str()
+            .is_some_and(|text| text.contains("WIP Host")),
+        "{classic}"
+    );
     let modern = scenario(&["modern", wip, &host.endpoint]).await?;
     let versions = modern["versions"].as_array().cloned().unwrap_or_default();
     for served in ["2025-11-25", "2026-07-28"] {

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -18,6 +18,7 @@ use tokio::task::JoinHandle;
 use wip_tools::{ToolOutput, tool_definitions};
 
 use crate::connect::{CallScope, Connection};
+use crate::mcp::instructions::server_info;
 use crate::mcp::session::{Kept, SessionCalls};
 
 /// How often a running call reports progress, when the client sent a progress token.
@@ -31,17 +32,20 @@ pub(crate) struct WipServer {
     tools: Arc<Vec<Tool>>,
     /// The observes one discover may send: the `total` of its progress.
     crawl_budget: usize,
+    /// The server instructions sent at initialize (see [`instructions`](super::instructions)).
+    instructions: Arc<str>,
     session: Arc<SessionCalls>,
 }
 
 impl WipServer {
     /// A server calling the tools of `connection`, whose discover crawls at most `crawl_budget`
-    /// observes.
-    pub(crate) fn new(connection: Connection, crawl_budget: usize) -> Self {
+    /// observes, and which sends `instructions` at initialize.
+    pub(crate) fn new(connection: Connection, crawl_budget: usize, instructions: String) -> Self {
         Self {
             connection: Arc::new(connection),
             tools: Arc::new(declared_tools()),
             crawl_budget,
+            instructions: instructions.into(),
             session: Arc::default(),
         }
     }
@@ -73,7 +77,8 @@ impl WipServer {
 impl ServerHandler for WipServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("wip", env!("CARGO_PKG_VERSION")))
+            .with_server_info(server_info())
+            .with_instructions(self.instructions.to_string())
     }
 
     async fn list_tools(

@@ -6,11 +6,13 @@
 //! ([`gate`]) and its HTTP answers adjusted ([`http`], [`sessions`]). The tools run with the
 //! default `ToolsConfig` (outputs sized for a model, cursors for the rest) and each tool
 //! call's deadline from `--timeout`, and every MCP session of one server shares a single
-//! connection to the Host.
+//! connection to the Host. At initialize the client gets [`instructions`] on using the tools,
+//! with the root Object's description as Host data.
 
 mod gate;
 mod handler;
 mod http;
+mod instructions;
 mod session;
 mod sessions;
 mod stdio;
@@ -43,10 +45,11 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         deadline: Some(global.tool_call_timeout()),
         ..ToolsConfig::default()
     };
-    let server = WipServer::new(
-        connect(global, config, Discovery::Indexed, SpaceLimits::default())?,
-        config.crawl_budget,
-    );
+    let connection = connect(global, config, Discovery::Indexed, SpaceLimits::default())?;
+    // Looked at once, before the first client: a Host down or slow only leaves it out.
+    let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
+    let instructions = instructions::instructions(root.as_deref());
+    let server = WipServer::new(connection, config.crawl_budget, instructions);
     match (listen, checked) {
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
         _ => stdio::serve(server).await,

@@ -1,6 +1,7 @@
 """The official Python MCP SDK against `wip mcp`: one scenario per run, a JSON report on stdout.
 
-    client.py stdio WIP ENDPOINT        initialize, list, discover with progress, -32602
+    client.py stdio WIP ENDPOINT        initialize (instructions, serverInfo), list, discover with
+                                        progress, -32602
     client.py modern WIP ENDPOINT       the same session opened by server/discover (2026-07-28)
     client.py http URL [TOKEN]          initialize, discover with progress, close (DELETE)
     client.py cap URL                   a second session past --max-sessions 1
@@ -56,6 +57,13 @@ async def exercise(session, report):
         report["unknown_tool"] = error.error.code
 
 
+def describe(initialized, report):
+    """What the server said of itself at initialize."""
+    report["instructions"] = initialized.instructions
+    report["title"] = initialized.server_info.title
+    report["description"] = initialized.server_info.description
+
+
 async def stdio(wip, endpoint, modern):
     report = {}
     parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint])
@@ -64,9 +72,11 @@ async def stdio(wip, endpoint, modern):
             if modern:
                 discovered = await session.discover()
                 report["versions"] = list(discovered.supported_versions)
+                report["instructions"] = discovered.instructions
             else:
                 initialized = await session.initialize()
                 report["version"] = initialized.protocol_version
+                describe(initialized, report)
             await exercise(session, report)
     return report
 
@@ -83,6 +93,7 @@ async def http(url, token):
             async with ClientSession(read, write) as session:
                 initialized = await session.initialize()
                 report["version"] = initialized.protocol_version
+                describe(initialized, report)
                 await exercise(session, report)
     return report
 
