@@ -214,7 +214,8 @@ pub(crate) struct McpOptions {
         value_parser = clap::value_parser!(u64).range(1..=100_000)
     )]
     pub(crate) max_sessions: u64,
-    /// End a session after this many seconds without a request.
+    /// End a session after this many seconds without a request; at least 3 seconds more than a
+    /// tool call's deadline (`--timeout`), so that no session ends while one of its calls runs.
     #[arg(
         long,
         value_name = "SECONDS",

@@ -16,7 +16,7 @@ mod slow_host;
 
 use std::time::Duration;
 
-use common::{Error, PATIENCE, QUIET, SLOW_OBSERVE, TestResult, deep_demo, demo, listening};
+use common::{Error, PATIENCE, QUIET, SLOW_OBSERVE, TestResult, deep_demo, demo, listening, wip};
 use raw_http::exchange;
 use recorder::Recorder;
 use rmcp::model::{CallToolRequest, CallToolRequestParams, ClientRequest};
@@ -216,6 +216,11 @@ async fn a_non_loopback_listen_needs_the_bearer_token() -> TestResult {
     let (status, head, body) =
         exchange(&url, "POST", &[("Authorization", &bearer)], INITIALIZE).await?;
     assert_eq!(status, 200, "{head}{body}");
+    // The scheme is case-insensitive.
+    let lower = format!("bearer {token}");
+    let (status, head, body) =
+        exchange(&url, "POST", &[("Authorization", &lower)], INITIALIZE).await?;
+    assert_eq!(status, 200, "{head}{body}");
     // The token is in no log line.
     server.start_kill()?;
     let mut stderr = String::new();
@@ -230,8 +235,13 @@ async fn a_non_loopback_listen_needs_the_bearer_token() -> TestResult {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_session_expires_after_session_idle() -> TestResult {
     let demo = demo().await?;
-    let (_server, url) =
-        listening(&demo.endpoint(), "127.0.0.1:0", &["--session-idle", "1"]).await?;
+    // The shortest expiry allowed: a tool call's deadline of 1 s, and 3 s more.
+    let (_server, url) = listening(
+        &demo.endpoint(),
+        "127.0.0.1:0",
+        &["--timeout", "1", "--session-idle", "4"],
+    )
+    .await?;
     let (status, head, body) = exchange(&url, "POST", &[], INITIALIZE).await?;
     assert_eq!(status, 200, "{head}{body}");
     let session = session_id(&head)?;
@@ -240,9 +250,49 @@ async fn an_idle_session_expires_after_session_idle() -> TestResult {
         ("Mcp-Session-Id", session.as_str()),
         ("MCP-Protocol-Version", "2025-11-25"),
     ];
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    tokio::time::sleep(Duration::from_millis(5500)).await;
     let (status, head, _) = exchange(&url, "POST", &headers, list).await?;
     assert_eq!(status, 404, "the idle session still answers: {head}");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_expiry_shorter_than_a_tool_call_is_refused() -> TestResult {
+    let output = wip(&[
+        "mcp",
+        "--endpoint",
+        "http://127.0.0.1:9/wip/",
+        "--listen",
+        "127.0.0.1:0",
+        "--session-idle",
+        "47",
+    ])
+    .output()
+    .await?;
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--session-idle 47 is shorter than a tool call can run (48 s"),
+        "{stderr}"
+    );
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_no_request_is_closed() -> TestResult {
+    let demo = demo().await?;
+    let (_server, url) = listening(&demo.endpoint(), "127.0.0.1:0", &[]).await?;
+    let address = url
+        .strip_prefix("http://")
+        .and_then(|rest| rest.strip_suffix("/mcp"))
+        .ok_or("not an MCP URL")?;
+    let mut stream = tokio::net::TcpStream::connect(address).await?;
+    // Half a request line, then nothing: the server closes the connection once the header
+    // read timeout passes (30 s), well before this test's own limit.
+    stream.write_all(b"POST /mcp HTTP/1.1\r\n").await?;
+    let mut rest = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(90), stream.read_to_end(&mut rest)).await;
+    assert!(read.is_ok(), "the connection is still open after 90 s");
     Ok(())
 }
 

@@ -8,7 +8,11 @@
 //! - A non-loopback address only with `--auth-token-file`; see [`Listen::check`].
 //! - With a token, every request without `Authorization: Bearer TOKEN` is answered 401 (the
 //!   token compared in constant time, and taken off the request before rmcp sees it, so it is
-//!   never logged); any Host is then accepted, and a browser Origin only from `--allow-origin`.
+//!   never logged). On a non-loopback address any Host is then accepted, and a browser Origin
+//!   only from `--allow-origin`; on a loopback address the loopback checks above still apply.
+//! - A connection that has not sent a request's headers within [`HEADER_READ_TIMEOUT`] is
+//!   closed, and a body that has not arrived within [`BODY_READ_TIMEOUT`] is answered 408, so a
+//!   peer without the token cannot hold a connection open.
 //!
 //! Sessions (see [`sessions`](super::sessions)): at most `--max-sessions`, each expiring
 //! after `--session-idle` seconds without a request; DELETE answers 200.
@@ -26,7 +30,7 @@ use hyper::header::{AUTHORIZATION, HeaderValue, WWW_AUTHENTICATE};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
@@ -40,6 +44,11 @@ pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// The largest request body read, as rmcp's own limit: a larger one is answered 413.
 const MAX_BODY: usize = 4 * 1024 * 1024;
+/// How long a connection may take to send a request's headers, from its start or from the end
+/// of its previous request.
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a request's body may take to arrive once its headers have.
+const BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How `wip mcp --listen` was asked to serve.
 #[derive(Debug, Clone)]
@@ -146,9 +155,12 @@ impl Token {
 
     /// Whether `header` is `Bearer TOKEN`, compared in time independent of where they differ.
     fn accepts(&self, header: Option<&HeaderValue>) -> bool {
+        // The scheme is case-insensitive (RFC 9110, section 11.1).
         let Some(given) = header
-            .and_then(|value| value.as_bytes().strip_prefix(b"Bearer "))
-            .map(<[u8]>::trim_ascii)
+            .map(HeaderValue::as_bytes)
+            .and_then(|value| value.split_at_checked(7))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"bearer "))
+            .map(|(_, token)| token.trim_ascii())
         else {
             return false;
         };
@@ -231,6 +243,8 @@ pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) 
                 async move { Ok::<_, Infallible>(shared.handle(request).await) }
             });
             if let Err(error) = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
                 .serve_connection(TokioIo::new(stream), handle)
                 .await
             {
@@ -272,12 +286,22 @@ impl Shared {
             // rmcp hands the request's headers to the handler: the token stays here.
             parts.headers.remove(AUTHORIZATION);
         }
-        let body = match Limited::new(body, MAX_BODY).collect().await {
-            Ok(collected) => collected.to_bytes(),
-            Err(error) => {
+        let read = tokio::time::timeout(BODY_READ_TIMEOUT, Limited::new(body, MAX_BODY).collect());
+        let body = match read.await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(error)) => {
                 return plain(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     &format!("the request body was not read: {error} (at most {MAX_BODY} bytes)\n"),
+                );
+            }
+            Err(_) => {
+                return plain(
+                    StatusCode::REQUEST_TIMEOUT,
+                    &format!(
+                        "the request body did not arrive within {} seconds\n",
+                        BODY_READ_TIMEOUT.as_secs()
+                    ),
                 );
             }
         };

@@ -24,11 +24,24 @@ use wip_tools::ToolsConfig;
 
 use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Discovery, connect};
-use crate::failure::Result;
+use crate::failure::{Failure, Result};
 use crate::mcp::handler::WipServer;
+
+/// How much longer than a tool call's deadline an idle session must last at the least.
+const SESSION_IDLE_MARGIN_SECS: u64 = 3;
 
 /// Serves the tools of the Host `global` names: on stdin/stdout, or as `options` say.
 pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<()> {
+    // A session that expired while one of its tool calls ran would lose that call's outcome; a
+    // call ends within its deadline and the few seconds a search's last answers are given.
+    let shortest_idle = global.tool_call_timeout().as_secs() + SESSION_IDLE_MARGIN_SECS;
+    if options.listen.is_some() && options.session_idle < shortest_idle {
+        return Err(Failure::input(format!(
+            "--session-idle {} is shorter than a tool call can run ({shortest_idle} s: --timeout \
+             and {SESSION_IDLE_MARGIN_SECS} s); a session must outlive its tool calls",
+            options.session_idle
+        )));
+    }
     let listen = options.listen.map(|addr| http::Listen {
         addr,
         auth_token_file: options.auth_token_file,
