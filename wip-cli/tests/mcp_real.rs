@@ -170,7 +170,7 @@ async fn an_invoke_cancelled_after_its_call_was_sent_is_reported_to_the_next_cal
     host.until(|host| host.calls() == 1).await;
     mcp.cancel(1).await?;
     // The call ends at the Host meanwhile; the next tool call's result opens with its outcome.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    tokio::time::sleep(Duration::from_millis(3000)).await;
     mcp.call(2, "discover", json!({"scope": "/people", "query": ""}))
         .await?;
     let (answer, before) = mcp.answer(2).await?;
