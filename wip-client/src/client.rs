@@ -43,8 +43,7 @@ pub struct ClientOptions {
 type ObserveResult = Result<Arc<ObjectObservation>, ClientError>;
 type FetchResult = Result<InterfaceObservation, ClientError>;
 
-/// Retrievals in flight by key. A hash map: with many in flight, an ordered map compared the
-/// path with several others, each a read of memory that is cold by the time a response comes.
+/// Retrievals in flight by key.
 type InFlight<K, T> = HashMap<K, Arc<Joined<T>>>;
 
 struct State {

@@ -41,8 +41,9 @@ pub trait Worldspace: Send + Sync {
     /// Only entries that came back as children of an observe are searched: an entry learned from
     /// a result or a depth-0 observe is known, not discoverable. Only entries strictly below the
     /// scope are listed, never the scope's own, so that the answer for a scope and a query does
-    /// not depend on what earlier searches crawled (whether the scope's parent was observed). The ranking is the
-    /// implementation's; it must be deterministic for the same index so that offsets page.
+    /// not depend on what earlier searches crawled (whether the scope's parent was observed).
+    /// The ranking is the implementation's; it must be deterministic for the same index so that
+    /// offsets page.
     async fn search(&self, request: SearchRequest) -> Result<SearchPage, WorldspaceError>;
 
     /// The Object at `path`, observed (depth 0) or taken from the Known Space while it is current.

@@ -14,7 +14,9 @@
 //! - Interfaces (`interfaces`): descriptor observations, scope lifetime evidence, retirement;
 //! - pins (`pins`): what calls in flight hold;
 //! - eviction (`eviction`): one least-recently-used bound for Objects and interfaces;
-//! - outcomes (`outcome`): how a request's end becomes its caller's result.
+//! - outcomes (`outcome`): how a request's end becomes its caller's result;
+//! - answers applied (`apply`), calls' marks (`calls`), paths results named (`mentions`), shared
+//!   interface lists and descriptions (`interned`), and the scenario tests' view (`dump`).
 //!
 //! Driving it by hand: begin, send, complete.
 //!

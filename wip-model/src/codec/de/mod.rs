@@ -220,9 +220,9 @@ impl<'a> Decoder<'a> {
     /// Reads an array of observations, already opened, item by item, into a vector of exactly
     /// its length.
     ///
-    /// The vector grows as the array is read and is shrunk once at its end: a shrink of a large
-    /// allocation keeps it in place, so the peak for a wide array is the grown vector alone,
-    /// never that and a copy at once.
+    /// The vector grows as the array is read and is shrunk once at its end. The system
+    /// allocator shrinks a large allocation in place (glibc remaps it), so the peak for a wide
+    /// array is the grown vector alone, not that and a copy at once.
     pub(crate) fn observations(
         &mut self,
         mut item: impl FnMut(&mut Self) -> Read<ObjectObservation>,
