@@ -9,6 +9,7 @@ use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -235,10 +236,21 @@ impl Host {
             stdin,
             endpoint: String::new(),
         };
-        let mut line = String::new();
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .context("reading the Host's endpoint")?;
+        // A thread reads the first line, so that a Host that prints nothing cannot hold us,
+        // and then the rest, so that the Host's later writes never fail.
+        let (sender, first) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut lines = BufReader::new(stdout).lines();
+            let _ = sender.send(lines.next());
+            lines.for_each(drop);
+        });
+        let line = match first.recv_timeout(Self::START) {
+            Ok(Some(line)) => line.context("reading the Host's endpoint")?,
+            Ok(None) | Err(RecvTimeoutError::Disconnected) => String::new(),
+            Err(RecvTimeoutError::Timeout) => {
+                bail!("the Host printed no endpoint within {:?}", Self::START)
+            }
+        };
         host.endpoint = line.trim().to_owned();
         if !host.endpoint.starts_with("http://") {
             bail!("the Host printed no endpoint: {:?}", host.endpoint);
@@ -266,6 +278,8 @@ impl Host {
 
     /// How long the Host has to end once its stdin closed.
     const STOP: Duration = Duration::from_secs(10);
+    /// How long the Host may take to print its endpoint.
+    const START: Duration = Duration::from_secs(60);
 }
 
 impl Drop for Host {
