@@ -475,9 +475,9 @@ async fn a_host_that_drops_kept_alive_connections_gets_no_false_unknowns() {
 }
 
 /// How many times the body's size a command's peak RSS may reach. The answer here is the worst
-/// case per byte: 1,000,000 Objects of 63 bytes each, whose decoded tree takes about 190 bytes an
-/// Object (the node and its name), held beside the body while it is decoded; the Known Space's
-/// 50,000 entries and discover's index come on top. A command that builds its output as a whole,
+/// case per byte: many small Objects whose names are too long to be kept inline, so the decoded
+/// tree is several times the body and is held beside it while it is decoded; the Known Space's
+/// entries and discover's index come on top. A command that builds its output as a whole,
 /// copies the tree, or holds every Object of the answer in its Known Space goes far past this.
 const OBSERVE_RSS_RATIO: u64 = 5;
 const DISCOVER_RSS_RATIO: u64 = 5;
