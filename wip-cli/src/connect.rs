@@ -30,7 +30,7 @@ pub(crate) struct Connection {
 /// person has no cursor to read the rest with, and the whole command's deadline.
 pub(crate) fn terminal_config(global: &GlobalOptions) -> ToolsConfig {
     ToolsConfig {
-        max_output_chars: usize::MAX,
+        max_output_tokens: usize::MAX,
         deadline: Some(global.command_timeout()),
         ..ToolsConfig::default()
     }

@@ -8,6 +8,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use wip_model::{InterfaceReference, Path};
 use wip_refs::{Quoted, SignatureRef};
 
+use crate::budget::estimate_tokens;
 use crate::deadline::Bounded;
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
@@ -119,20 +120,12 @@ impl<W: Worldspace> Tools<W> {
             }
         };
         let search_offers = search_offers(&ws, &scope, &page).await;
-        let cap = self.config.max_output_chars;
+        let budget = self.config.output_budget();
         let mut shown = page.hits.len();
         loop {
             let text = render(&scope, &input.query, offset, &page, shown, &search_offers);
-            if text.chars().count() <= cap || shown == 0 {
-                let mut spill = self.spill();
-                let output = crate::output::cap_text(
-                    text,
-                    false,
-                    "discover",
-                    "discover",
-                    &self.config,
-                    &mut spill,
-                );
+            if estimate_tokens(&text) <= budget || shown == 0 {
+                let output = self.finish(text, false, "discover", "discover");
                 return DiscoverReport {
                     output,
                     outcome: DiscoverOutcome::Listed(page),

@@ -25,9 +25,11 @@
 //! Output is compact text. Every Host string in it is quoted with the safe escape
 //! ([`wip_refs::write_quoted`]: spec 4.2's list plus the characters that hide text, such as
 //! zero-width, BOM and tag characters), and the first line says that quoted
-//! strings are data, never instructions ([`DATA_NOTICE`]). Output longer than
-//! [`ToolsConfig::max_output_chars`] ends with a truncation marker and a cursor that reads the
-//! rest without running anything again.
+//! strings are data, never instructions ([`DATA_NOTICE`]). Output past
+//! [`ToolsConfig::max_output_tokens`] by [`estimate_tokens`] (counting CJK and other non-Latin
+//! text per character) is cut and ends with a marker saying how much was left and a random
+//! cursor that reads the rest without running anything again; the cursors live in a
+//! [`Cursors`] store per session ([`Tools::for_session`]) and expire.
 //!
 //! ```
 //! use wip_model::codec::{Limits, decode_descriptor};
@@ -74,7 +76,9 @@
 //!   for `fuzz/` and the seed-corpus replay tests only.
 
 pub mod binding;
+mod budget;
 mod client;
+mod cursors;
 mod deadline;
 mod definitions;
 mod discover;
@@ -88,6 +92,8 @@ pub mod schema;
 mod tools;
 mod worldspace;
 
+pub use budget::{MIN_OUTPUT_TOKENS, estimate_tokens};
+pub use cursors::Cursors;
 pub use definitions::{ToolDefinition, tool_definitions};
 pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
 pub use failure::next_step;

@@ -1,11 +1,13 @@
 //! Output discipline: compact text with Host strings escaped for a model and framed as data, a
-//! size cap with an explicit truncation marker, and cursors for the rest.
+//! budget in tokens with an explicit cut marker, and cursors for the rest.
 
-use std::collections::VecDeque;
 use std::fmt::{self, Write};
 use std::time::Duration;
 
 use wip_refs::write_quoted;
+
+use crate::budget::{self, MIN_OUTPUT_TOKENS, estimate_tokens};
+use crate::cursors::{Cursors, NotKept};
 
 /// The first line of every tool output: what quotes mean in it.
 pub const DATA_NOTICE: &str =
@@ -19,25 +21,34 @@ pub struct ToolOutput {
     /// The tool failed: the text says why and what to do next. An MCP server reports it as an
     /// `isError` result.
     pub is_error: bool,
-    /// When the text was cut at the size cap: the cursor that reads the rest.
+    /// When the text was cut at the output budget: the cursor that reads the rest.
     pub cursor: Option<String>,
 }
 
 /// Limits of the tools' output and work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolsConfig {
-    /// The most characters one output holds, its truncation marker included (at least 200).
-    /// The default, 24,000 characters, is about 6,000 tokens: below the 10,000 tokens at which
-    /// MCP clients start to warn.
-    pub max_output_chars: usize,
+    /// The most tokens one output holds by [`estimate_tokens`], its cut marker included; a
+    /// value below [`MIN_OUTPUT_TOKENS`] (500) is read as 500. The default, 8,000, is below
+    /// the 10,000 tokens at which MCP clients start to warn. A longer output is cut, at a line
+    /// end where one is near, and ends with a marker saying how much was left and the cursor
+    /// that reads the rest without running anything again.
+    pub max_output_tokens: usize,
     /// How many entries discover shows when the model gives no limit.
     pub default_limit: usize,
     /// The largest limit discover accepts.
     pub max_limit: usize,
     /// How many observe requests one discover may send to crawl the scope.
     pub crawl_budget: usize,
-    /// How many truncated outputs keep their rest for a cursor; the oldest goes first.
+    /// How many cut outputs' rests one [`Cursors`] store keeps (16 by default); the oldest goes
+    /// first.
     pub kept_outputs: usize,
+    /// How many bytes of rests one [`Cursors`] store keeps (2 MiB by default); the oldest go
+    /// first. A single rest larger than this is not kept: its marker says so and gives no
+    /// cursor.
+    pub kept_bytes: usize,
+    /// How long a cursor reads its rest (10 minutes by default); later it is an unknown cursor.
+    pub cursor_ttl: Duration,
     /// How long one tool call may take in all, every retrieval and call it makes included
     /// (60 s by default; `None`, no bound but each request's own timeout). Past it the tool
     /// sends nothing more and answers with what it has; a call in flight then is reported as
@@ -48,75 +59,22 @@ pub struct ToolsConfig {
 impl Default for ToolsConfig {
     fn default() -> Self {
         Self {
-            max_output_chars: 24_000,
+            max_output_tokens: 8_000,
             default_limit: 10,
             max_limit: 50,
             crawl_budget: 32,
             kept_outputs: 16,
+            kept_bytes: 2 << 20,
+            cursor_ttl: Duration::from_secs(600),
             deadline: Some(Duration::from_secs(60)),
         }
     }
 }
 
-/// The smallest size cap: room for the notice, a line of text and the marker.
-pub(crate) const MIN_OUTPUT_CHARS: usize = 200;
-
-/// The rests of truncated outputs, each under the call that produced it.
-#[derive(Debug, Default)]
-pub(crate) struct Spill {
-    next_id: u64,
-    kept: VecDeque<Kept>,
-}
-
-#[derive(Debug)]
-struct Kept {
-    id: u64,
-    /// The tool and the arguments that name the output (target, operation).
-    owner: String,
-    rest: String,
-}
-
-/// Why a continuation cursor was refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum SpillError {
-    /// Not a cursor of this kind, or its output was dropped.
-    Unknown,
-    /// The cursor belongs to another tool or another target.
-    Foreign,
-}
-
-impl Spill {
-    /// Takes the rest under `cursor`, which must belong to `owner`.
-    pub(crate) fn take(&mut self, cursor: &str, owner: &str) -> Result<String, SpillError> {
-        let id = cursor
-            .strip_prefix("rest-")
-            .and_then(|id| id.parse::<u64>().ok())
-            .ok_or(SpillError::Unknown)?;
-        let position = self
-            .kept
-            .iter()
-            .position(|kept| kept.id == id)
-            .ok_or(SpillError::Unknown)?;
-        if self.kept[position].owner != owner {
-            return Err(SpillError::Foreign);
-        }
-        self.kept
-            .remove(position)
-            .map(|kept| kept.rest)
-            .ok_or(SpillError::Unknown)
-    }
-
-    fn keep(&mut self, owner: &str, rest: String, capacity: usize) -> String {
-        self.next_id += 1;
-        while self.kept.len() >= capacity.max(1) {
-            self.kept.pop_front();
-        }
-        self.kept.push_back(Kept {
-            id: self.next_id,
-            owner: owner.to_owned(),
-            rest,
-        });
-        format!("rest-{}", self.next_id)
+impl ToolsConfig {
+    /// The budget outputs are cut at: `max_output_tokens`, at least [`MIN_OUTPUT_TOKENS`].
+    pub(crate) fn output_budget(&self) -> usize {
+        self.max_output_tokens.max(MIN_OUTPUT_TOKENS)
     }
 }
 
@@ -149,53 +107,100 @@ impl Write for Writer {
     }
 }
 
-/// Cuts `text` to `cap` characters with a marker and keeps the rest under `owner`, or returns it
-/// whole when it fits.
+/// Tokens kept free for the cut marker: ASCII of at most about 330 bytes with its numbers and
+/// the tool's name at their longest (a test checks the bound).
+const MARKER_TOKENS: usize = 100;
+
+/// Cuts `text` to the output budget with a marker and keeps the rest in `cursors` under
+/// `owner`, or returns it whole when it fits.
+///
+/// The shown part is the text's exact prefix, so the pages of a cut output join back into the
+/// whole; it ends at a line end when one lies in its second half, and never inside a character
+/// or an escape sequence.
 pub(crate) fn cap_text(
     text: String,
     is_error: bool,
     owner: &str,
     tool: &str,
     config: &ToolsConfig,
-    spill: &mut Spill,
+    cursors: &Cursors,
 ) -> ToolOutput {
-    let cap = config.max_output_chars.max(MIN_OUTPUT_CHARS);
-    let total = text.chars().count();
-    if total <= cap {
+    let budget = config.output_budget();
+    if estimate_tokens(&text) <= budget {
         return ToolOutput {
             text,
             is_error,
             cursor: None,
         };
     }
-    // The marker names the cursor and the count; 160 characters leave room for both.
-    let keep_chars = cap - 160;
-    let mut cut = text
-        .char_indices()
-        .nth(keep_chars)
-        .map_or(text.len(), |(at, _)| at);
-    // Cut at a line break when one is in the second half, so lines stay whole.
+    let mut cut = budget::fit(&text, budget - MARKER_TOKENS);
+    // A line break is always the last character of its unit, so just past it is a cut point.
     if let Some(line_end) = text[..cut].rfind('\n')
         && line_end > cut / 2
     {
         cut = line_end + 1;
     }
     let rest = text[cut..].to_owned();
-    let rest_chars = rest.chars().count();
-    let cursor = spill.keep(owner, rest, config.kept_outputs);
-    let mut shown = text[..cut].to_owned();
-    // The marker always starts a line of its own after the shown text, which is kept exactly, so
-    // the pieces join back into the whole.
-    // Writing into a String cannot fail.
-    let _ = write!(
-        shown,
-        "\n[truncated: {rest_chars} more characters not shown; call {tool} again with the same \
-         arguments and cursor \"{cursor}\" for the rest]"
-    );
+    let left = Left {
+        tokens: estimate_tokens(&rest),
+        characters: rest.chars().count(),
+    };
+    let kept = cursors.keep(owner, rest, config);
+    let mut shown = text;
+    shown.truncate(cut);
+    shown.push_str(&marker(budget, left, tool, kept.as_deref(), config));
     ToolOutput {
         text: shown,
         is_error,
-        cursor: Some(cursor),
+        cursor: kept.ok(),
+    }
+}
+
+/// How much of a cut output was not shown.
+#[derive(Debug, Clone, Copy)]
+struct Left {
+    tokens: usize,
+    characters: usize,
+}
+
+/// The line that ends a cut output: how much was left, and the cursor or why there is none. It
+/// starts a line of its own after the shown text.
+fn marker(
+    budget: usize,
+    left: Left,
+    tool: &str,
+    kept: Result<&str, &NotKept>,
+    config: &ToolsConfig,
+) -> String {
+    let Left { tokens, characters } = left;
+    let head = format!(
+        "\n[cut at {budget} tokens: about {tokens} more tokens ({characters} characters) not shown"
+    );
+    match kept {
+        Ok(cursor) => format!(
+            "{head}; call {tool} again with the same arguments and cursor \"{cursor}\" for the \
+             rest, kept {}]",
+            duration_words(config.cursor_ttl)
+        ),
+        Err(NotKept::TooLarge) => format!(
+            "{head} and not kept: the rest is more than the {} bytes a session keeps; ask for \
+             less]",
+            config.kept_bytes
+        ),
+        Err(NotKept::NoRandomness) => format!(
+            "{head} and not kept: the system gave no random bytes for a cursor; run the tool \
+             again]"
+        ),
+    }
+}
+
+/// `10 minutes`, `1 minute`, `90 seconds`.
+fn duration_words(duration: Duration) -> String {
+    match duration.as_secs() {
+        1 => "1 second".to_owned(),
+        60 => "1 minute".to_owned(),
+        seconds if seconds > 0 && seconds % 60 == 0 => format!("{} minutes", seconds / 60),
+        seconds => format!("{seconds} seconds"),
     }
 }
 
@@ -231,5 +236,157 @@ pub(crate) fn write_json<W: Write + ?Sized>(out: &mut W, json: &serde_json::Valu
             }
             out.write_char('}')
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each page's text without its notice, `(continued)` line and marker.
+    fn body(page: &str) -> &str {
+        let page = page.split_once('\n').map_or(page, |(_, after)| after);
+        let page = page.strip_prefix("(continued)\n").unwrap_or(page);
+        page.rfind("\n[cut at ").map_or(page, |at| &page[..at])
+    }
+
+    /// Cuts `whole` at `budget` and reads every rest, as the tools' continuation does.
+    fn pages(whole: &str, budget: usize) -> Vec<ToolOutput> {
+        let config = ToolsConfig {
+            max_output_tokens: budget,
+            ..ToolsConfig::default()
+        };
+        let cursors = Cursors::new();
+        let text = format!("{DATA_NOTICE}\n{whole}");
+        let mut pages = vec![cap_text(text, false, "o", "invoke", &config, &cursors)];
+        while let Some(cursor) = pages.last().and_then(|page| page.cursor.clone()) {
+            let rest = cursors.take(&cursor, "o", config.cursor_ttl).unwrap();
+            let text = format!("{DATA_NOTICE}\n(continued)\n{rest}");
+            pages.push(cap_text(text, false, "o", "invoke", &config, &cursors));
+            assert!(pages.len() < 1_000, "no progress");
+        }
+        pages
+    }
+
+    fn texts() -> Vec<(&'static str, String)> {
+        let ascii: String = (0..600)
+            .map(|line| format!("{line}. \"/projects/wip/{line}\" name: \"Issue {line}\"\n"))
+            .collect();
+        let japanese: String = (0..400)
+            .map(|line| format!("{line}. 「はじめに」の翻訳と用語集の確認をお願いします。\n"))
+            .collect();
+        let mixed: String = (0..300)
+            .map(|line| {
+                format!("result (JSON): {{\"title\":\"日本語 docs {line} 😀\",\"x\":\"\\u001b\\udb40\\udc49\"}}\n")
+            })
+            .collect();
+        // One line with no break to cut at: the cut falls between characters and escapes.
+        let one_line = "用語\\u200b集\\n".repeat(3_000);
+        vec![
+            ("ascii", ascii),
+            ("japanese", japanese),
+            ("mixed", mixed),
+            ("one line", one_line),
+        ]
+    }
+
+    #[test]
+    fn the_pages_of_a_cut_output_join_into_the_whole_within_the_budget() {
+        for (name, whole) in texts() {
+            for budget in [MIN_OUTPUT_TOKENS, 1_000, 3_000, 8_000] {
+                let pages = pages(&whole, budget);
+                let joined: String = pages.iter().map(|page| body(&page.text)).collect();
+                assert_eq!(joined, whole, "{name} at {budget}");
+                for page in &pages {
+                    let tokens = estimate_tokens(&page.text);
+                    assert!(tokens <= budget, "{name} at {budget}: {tokens}");
+                }
+                if estimate_tokens(&whole) > budget {
+                    assert!(pages.len() > 1, "{name} at {budget}");
+                }
+                for cut in &pages[..pages.len() - 1] {
+                    assert!(cut.text.contains("more tokens ("), "{}", cut.text);
+                    // Whole lines where there are lines.
+                    if name != "one line" {
+                        assert!(body(&cut.text).ends_with('\n'), "{name} at {budget}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_marker_says_how_much_is_left_and_gives_the_cursor() {
+        let whole = "日本語のテキスト。\n".repeat(200);
+        let pages = pages(&whole, MIN_OUTPUT_TOKENS);
+        let first = &pages[0];
+        let cursor = first.cursor.as_deref().unwrap();
+        let rest = &whole[body(&first.text).len()..];
+        let expected = format!(
+            "\n[cut at 500 tokens: about {} more tokens ({} characters) not shown; call invoke \
+             again with the same arguments and cursor \"{cursor}\" for the rest, kept 10 minutes]",
+            estimate_tokens(rest),
+            rest.chars().count()
+        );
+        assert!(first.text.ends_with(&expected), "{}", first.text);
+    }
+
+    #[test]
+    fn a_budget_below_the_floor_is_read_as_the_floor() {
+        for budget in [0, 1, 499] {
+            let pages = pages(&"word ".repeat(10_000), budget);
+            assert!(pages[0].text.contains("[cut at 500 tokens"));
+            assert!(estimate_tokens(&pages[0].text) <= 500);
+            assert!(estimate_tokens(&pages[0].text) > 400);
+        }
+    }
+
+    #[test]
+    fn a_rest_too_large_to_keep_is_cut_without_a_cursor() {
+        let config = ToolsConfig {
+            max_output_tokens: MIN_OUTPUT_TOKENS,
+            kept_bytes: 1_000,
+            ..ToolsConfig::default()
+        };
+        let output = cap_text(
+            "line\n".repeat(2_000),
+            false,
+            "o",
+            "inspect",
+            &config,
+            &Cursors::new(),
+        );
+        assert_eq!(output.cursor, None);
+        assert!(
+            output
+                .text
+                .ends_with("not shown and not kept: the rest is more than the 1000 bytes a session keeps; ask for less]"),
+            "{}",
+            output.text
+        );
+    }
+
+    #[test]
+    fn the_longest_marker_fits_its_reserve() {
+        let config = ToolsConfig {
+            kept_bytes: usize::MAX,
+            cursor_ttl: Duration::from_secs(u64::MAX - 1),
+            ..ToolsConfig::default()
+        };
+        let left = Left {
+            tokens: usize::MAX,
+            characters: usize::MAX,
+        };
+        let cursor = format!("rest-{}", "A".repeat(22));
+        for kept in [
+            Ok(cursor.as_str()),
+            Err(&NotKept::TooLarge),
+            Err(&NotKept::NoRandomness),
+        ] {
+            let marker = marker(usize::MAX, left, "discover", kept, &config);
+            assert!(estimate_tokens(&marker) <= MARKER_TOKENS, "{marker}");
+        }
+        assert_eq!(duration_words(Duration::from_secs(600)), "10 minutes");
+        assert_eq!(duration_words(Duration::from_secs(90)), "90 seconds");
     }
 }

@@ -1,24 +1,29 @@
-//! The three tools over one [`Worldspace`], with their configuration and the store of truncated
+//! The three tools over one [`Worldspace`], with their configuration and the store of cut
 //! outputs' rests.
 
 use std::fmt::{self, Write};
-use std::sync::{Mutex, MutexGuard};
 
+use crate::cursors::{Cursors, Refused};
 use crate::deadline::Bounded;
 use crate::discover::DiscoverInput;
 use crate::inspect::InspectInput;
 use crate::invoke::InvokeInput;
-use crate::output::{Spill, SpillError, ToolOutput, ToolsConfig, Writer, cap_text};
+use crate::output::{ToolOutput, ToolsConfig, Writer, cap_text};
 use crate::worldspace::Worldspace;
 
 /// discover, inspect and invoke over a [`Worldspace`].
 ///
 /// Every tool returns a [`ToolOutput`]; none panics, and a failure is an output with `is_error`
 /// set whose text says what went wrong and what to do next.
+///
+/// An output past the budget ([`ToolsConfig::max_output_tokens`]) is cut, and its rest kept in
+/// a [`Cursors`] store under the cursor the output gives. The tools keep one store of their
+/// own, which suits one user; a server with several clients takes a view per session with
+/// [`Tools::for_session`], so that a cursor is read only in the session it was given to.
 pub struct Tools<W> {
     pub(crate) worldspace: W,
     pub(crate) config: ToolsConfig,
-    spill: Mutex<Spill>,
+    cursors: Cursors,
 }
 
 impl<W: Worldspace> Tools<W> {
@@ -32,13 +37,51 @@ impl<W: Worldspace> Tools<W> {
         Self {
             worldspace,
             config,
-            spill: Mutex::new(Spill::default()),
+            cursors: Cursors::new(),
         }
     }
 
     /// The Worldspace the tools run on.
     pub fn worldspace(&self) -> &W {
         &self.worldspace
+    }
+
+    /// The same tools, on the same Worldspace (one Known Space) and configuration, keeping the
+    /// rests of cut outputs in `cursors`: the store of one session, so its cursors are read in
+    /// that session only. Cheap: make one per call.
+    ///
+    /// ```
+    /// use wip_model::Path;
+    /// use wip_tools::fake::FakeWorldspace;
+    /// use wip_tools::{Cursors, InspectInput, Tools};
+    ///
+    /// let fake = FakeWorldspace::new();
+    /// let long = "a long description ".repeat(2_000);
+    /// fake.insert_object(&Path::new("/issues/1")?, "1", Some(&long), vec![]);
+    /// let tools = Tools::new(fake);
+    /// // One store per client session, kept while the session lasts.
+    /// let (alice, bob) = (Cursors::new(), Cursors::new());
+    /// let input = InspectInput { target: "/issues/1".into(), ..Default::default() };
+    /// let first = block_on(tools.for_session(&alice).inspect(&input));
+    /// let again = InspectInput { cursor: first.cursor.clone(), ..input };
+    /// assert!(again.cursor.is_some(), "{}", first.text);
+    ///
+    /// let elsewhere = block_on(tools.for_session(&bob).inspect(&again));
+    /// assert!(elsewhere.is_error && elsewhere.text.contains("unknown or expired cursor"));
+    /// let rest = block_on(tools.for_session(&alice).inspect(&again));
+    /// assert!(!rest.is_error && rest.text.contains("(continued)"), "{}", rest.text);
+    /// # fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    /// #     let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build();
+    /// #     runtime.expect("a runtime").block_on(future)
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn for_session(&self, cursors: &Cursors) -> Tools<&W> {
+        Tools {
+            worldspace: &self.worldspace,
+            config: self.config,
+            cursors: cursors.clone(),
+        }
     }
 
     /// Runs the tool `name` with `arguments` as a tool call carries them (a JSON object that
@@ -138,14 +181,8 @@ impl<W: Worldspace> Tools<W> {
         Bounded::new(&self.worldspace, self.config.deadline)
     }
 
-    pub(crate) fn spill(&self) -> MutexGuard<'_, Spill> {
-        // A panic while the lock was held cannot leave the store inconsistent: keep using it.
-        self.spill
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Caps a finished output under `owner` (the tool and what names its result).
+    /// Cuts a finished output to the budget, its rest kept under `owner` (the tool and what
+    /// names its result).
     pub(crate) fn finish(
         &self,
         text: String,
@@ -153,12 +190,13 @@ impl<W: Worldspace> Tools<W> {
         owner: &str,
         tool: &str,
     ) -> ToolOutput {
-        cap_text(text, is_error, owner, tool, &self.config, &mut self.spill())
+        cap_text(text, is_error, owner, tool, &self.config, &self.cursors)
     }
 
-    /// The rest of a truncated output, under its cursor; nothing runs again.
+    /// The rest of a cut output, under its cursor; nothing runs again. A cursor of another
+    /// session is unknown here, like one never given: nothing tells that it exists.
     pub(crate) fn continuation(&self, cursor: &str, owner: &str, tool: &str) -> ToolOutput {
-        let taken = self.spill().take(cursor, owner);
+        let taken = self.cursors.take(cursor, owner, self.config.cursor_ttl);
         match taken {
             Ok(rest) => {
                 let mut text = Writer::new().into_text();
@@ -166,11 +204,11 @@ impl<W: Worldspace> Tools<W> {
                 text.push_str(&rest);
                 self.finish(text, false, owner, tool)
             }
-            Err(SpillError::Unknown) => input_error(
+            Err(Refused::Unknown) => input_error(
                 "cursor",
                 "unknown or expired cursor: the rest is no longer kept; run the tool again without a cursor",
             ),
-            Err(SpillError::Foreign) => input_error(
+            Err(Refused::Foreign) => input_error(
                 "cursor",
                 "this cursor belongs to another call: pass the same arguments as the call that gave it",
             ),

@@ -1,12 +1,15 @@
 //! discover with the fake Worldspace: crawling within the budget, coverage, ranking, pages,
-//! truncation at the size cap, and the pointer to domain search.
+//! truncation at the output budget, and the pointer to domain search.
 
 mod common;
 
 use common::{block_on, issue_tracker, path, tools, tools_with};
 use serde_json::json;
 use wip_tools::fake::{FakeInteraction, FakeWorldspace};
-use wip_tools::{DiscoverInput, DiscoverOutcome, ToolOutput, Tools, ToolsConfig, WorldspaceError};
+use wip_tools::{
+    DiscoverInput, DiscoverOutcome, MIN_OUTPUT_TOKENS, ToolOutput, Tools, ToolsConfig,
+    WorldspaceError, estimate_tokens,
+};
 
 fn discover(
     tools: &Tools<FakeWorldspace>,
@@ -142,21 +145,18 @@ fn the_size_cap_keeps_entries_whole_and_the_cursor_goes_on_from_the_first_one_cu
         fake.insert_object(
             &path(&format!("/issues/{number}")),
             &number.to_string(),
-            Some(&"long description ".repeat(4)),
+            Some(&"long description ".repeat(8)),
             vec![],
         );
     }
     let config = ToolsConfig {
-        max_output_chars: 1_000,
+        max_output_tokens: MIN_OUTPUT_TOKENS,
         ..ToolsConfig::default()
     };
     let tools = tools_with(fake, config);
     let first = discover(&tools, "/issues", "", Some(20), None);
-    assert!(
-        first.text.chars().count() <= 1_000,
-        "{}",
-        first.text.chars().count()
-    );
+    let tokens = estimate_tokens(&first.text);
+    assert!(tokens <= MIN_OUTPUT_TOKENS, "{tokens}");
     check(
         &first,
         false,

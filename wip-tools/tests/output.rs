@@ -1,5 +1,6 @@
 //! Output discipline through the tools: the data notice, the model escape of Host strings, the
-//! size cap with its marker, and the cursor that reads the rest without running anything again.
+//! budget in tokens with its marker, and the cursor that reads the rest without running anything
+//! again, in the session it was given to only.
 
 mod common;
 
@@ -7,12 +8,15 @@ use common::{block_on, issue_tracker, path, reference, tools_with};
 use serde_json::json;
 use wip_model::Value;
 use wip_tools::fake::FakeReply;
-use wip_tools::{InspectInput, InvokeInput, ToolsConfig, tool_definitions};
+use wip_tools::{
+    Cursors, InspectInput, InvokeInput, MIN_OUTPUT_TOKENS, ToolsConfig, estimate_tokens,
+    tool_definitions,
+};
 
 #[test]
 fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
     let fake = issue_tracker();
-    let body: String = (0..400).map(|line| format!("line {line}\n")).collect();
+    let body: String = (0..1_000).map(|line| format!("line {line}\n")).collect();
     let expected = body.clone();
     fake.on_call(&path("/issues/1"), "close", move |_| FakeReply::Success {
         result: Value::Unit,
@@ -31,7 +35,7 @@ fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
         }
     });
     let config = ToolsConfig {
-        max_output_chars: 500,
+        max_output_tokens: MIN_OUTPUT_TOKENS,
         ..ToolsConfig::default()
     };
     let tools = tools_with(fake, config);
@@ -45,17 +49,15 @@ fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
     let mut first = block_on(tools.invoke(&input));
     loop {
         assert!(!first.is_error, "{}", first.text);
-        assert!(
-            first.text.chars().count() <= 500,
-            "{}",
-            first.text.chars().count()
-        );
+        let tokens = estimate_tokens(&first.text);
+        assert!(tokens <= MIN_OUTPUT_TOKENS, "{tokens}");
         let Some(cursor) = first.cursor.clone() else {
             pieces.push(first.text);
             break;
         };
         assert!(first.text.contains(&format!(
-            "call invoke again with the same arguments and cursor \"{cursor}\" for the rest]"
+            "call invoke again with the same arguments and cursor \"{cursor}\" for the rest, \
+             kept 10 minutes]"
         )));
         pieces.push(first.text.clone());
         input.cursor = Some(cursor);
@@ -70,7 +72,7 @@ fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
         .map(|piece| {
             let piece = piece.split_once('\n').unwrap().1;
             let piece = piece.strip_prefix("(continued)\n").unwrap_or(piece);
-            match piece.rfind("\n[truncated: ") {
+            match piece.rfind("\n[cut at ") {
                 Some(at) => &piece[..at],
                 None => piece,
             }
@@ -88,6 +90,57 @@ fn a_long_result_is_cut_with_a_marker_and_its_rest_comes_back_once() {
 }
 
 #[test]
+fn a_japanese_result_is_cut_by_tokens_and_read_only_in_its_session() {
+    let fake = issue_tracker();
+    // 9,300 characters: within 24,000 characters, but more than 8,000 tokens.
+    let body: String = (0..300)
+        .map(|line| format!("{line:03}「はじめに」の翻訳を確認し、用語集を更新しました。\n"))
+        .collect();
+    let labels = Value::List(vec![Value::String(body.clone())]);
+    fake.on_call(&path("/issues/1"), "get_metadata", move |_| {
+        FakeReply::Success {
+            result: Value::Record([("labels".to_owned(), labels.clone())].into()),
+            changes_target: false,
+        }
+    });
+    let tools = tools_with(fake, ToolsConfig::default());
+    let (mine, theirs) = (Cursors::new(), Cursors::new());
+    let mut input = InvokeInput {
+        target: "/issues/1".into(),
+        operation: "get_metadata".into(),
+        input: json!({}),
+        cursor: None,
+    };
+    let first = block_on(tools.for_session(&mine).invoke(&input));
+    assert!(!first.is_error, "{}", first.text);
+    assert!(estimate_tokens(&first.text) <= 8_000);
+    let cursor = first.cursor.clone().expect("cut at 8,000 tokens");
+    // In another session, or in the tools' own store, the cursor is unknown: the same answer,
+    // word for word, as a cursor never given.
+    let never_given = InvokeInput {
+        cursor: Some(format!("rest-{}", "A".repeat(22))),
+        ..input.clone()
+    };
+    let unknown = block_on(tools.for_session(&theirs).invoke(&never_given));
+    assert!(unknown.is_error, "{}", unknown.text);
+    input.cursor = Some(cursor);
+    assert_eq!(block_on(tools.for_session(&theirs).invoke(&input)), unknown);
+    assert_eq!(block_on(tools.invoke(&input)), unknown);
+    // In its own session it reads the rest, and nothing is lost.
+    let rest = block_on(tools.for_session(&mine).invoke(&input));
+    assert!(!rest.is_error && rest.cursor.is_none(), "{}", rest.text);
+    let shown = first.text.rsplit_once("\n[cut at ").unwrap().0;
+    let rest = rest.text.split_once("(continued)\n").unwrap().1;
+    let whole = format!("{shown}{rest}");
+    let escaped = serde_json::to_string(&body).unwrap();
+    assert!(
+        whole.contains(&format!("{{\"labels\":[{escaped}]}}")),
+        "{whole}"
+    );
+    assert_eq!(tools.worldspace().calls().len(), 1);
+}
+
+#[test]
 fn a_cursor_belongs_to_its_call() {
     let fake = issue_tracker();
     let long = "x".repeat(2_000);
@@ -100,7 +153,7 @@ fn a_cursor_belongs_to_its_call() {
     let tools = tools_with(
         fake,
         ToolsConfig {
-            max_output_chars: 500,
+            max_output_tokens: MIN_OUTPUT_TOKENS,
             ..ToolsConfig::default()
         },
     );
