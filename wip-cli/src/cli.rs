@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use wip_tools::{MIN_OUTPUT_TOKENS, ToolsConfig};
 
 /// Work with any WIP (Web Interface Protocol) Host: observe, discover, inspect and invoke,
 /// render the Text View, and serve the AI tools over MCP.
@@ -224,6 +225,30 @@ pub(crate) struct McpOptions {
         value_parser = clap::value_parser!(u64).range(1..=86_400)
     )]
     pub(crate) session_idle: u64,
+    /// Cut every tool result at N tokens (at least 500) by an estimate that counts Latin text
+    /// at 4 bytes a token and every other character as a token (CJK, kana, Cyrillic…); the cut
+    /// says how much was left and gives a cursor for the rest, read only in the same session.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ToolsConfig::default().max_output_tokens,
+        value_parser = output_tokens
+    )]
+    pub(crate) max_output_tokens: usize,
+}
+
+/// Reads `--max-output-tokens`: a whole number of tokens, at least the smallest budget.
+fn output_tokens(text: &str) -> Result<usize, String> {
+    let tokens: usize = text
+        .parse()
+        .map_err(|_| format!("expected a whole number of tokens, at least {MIN_OUTPUT_TOKENS}"))?;
+    if tokens < MIN_OUTPUT_TOKENS {
+        return Err(format!(
+            "{tokens} is below the smallest budget, {MIN_OUTPUT_TOKENS} tokens (room for a page \
+             of text and the cursor to the rest)"
+        ));
+    }
+    Ok(tokens)
 }
 
 /// What `wip schema --help` says after the options: the declaration shapes and the limits.

@@ -15,7 +15,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 use tokio::task::JoinHandle;
-use wip_tools::{ToolOutput, tool_definitions};
+use wip_tools::{Cursors, ToolOutput, tool_definitions};
 
 use crate::connect::{CallScope, Connection};
 use crate::mcp::instructions::server_info;
@@ -25,7 +25,8 @@ use crate::mcp::session::{Kept, SessionCalls};
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
 
 /// The `wip` MCP server: one connection to the Host, shared by every MCP session, so all of
-/// them see one Known Space; each session has its own record of cancelled invokes.
+/// them see one Known Space; each session has its own record of cancelled invokes and its own
+/// cursors, so a cut result's rest is read only by the session it was given to.
 #[derive(Clone)]
 pub(crate) struct WipServer {
     connection: Arc<Connection>,
@@ -35,6 +36,7 @@ pub(crate) struct WipServer {
     /// The server instructions sent at initialize (see [`instructions`](super::instructions)).
     instructions: Arc<str>,
     session: Arc<SessionCalls>,
+    cursors: Cursors,
 }
 
 impl WipServer {
@@ -47,13 +49,15 @@ impl WipServer {
             crawl_budget,
             instructions: instructions.into(),
             session: Arc::default(),
+            cursors: Cursors::new(),
         }
     }
 
-    /// The server for a new MCP session: the same connection, a record of its own.
+    /// The server for a new MCP session: the same connection, a record and cursors of its own.
     pub(crate) fn for_session(&self) -> Self {
         Self {
             session: Arc::default(),
+            cursors: Cursors::new(),
             ..self.clone()
         }
     }
@@ -66,11 +70,12 @@ impl WipServer {
         scope: &Arc<CallScope>,
     ) -> JoinHandle<ToolOutput> {
         let connection = Arc::clone(&self.connection);
+        let cursors = self.cursors.clone();
         let name = name.to_owned();
-        tokio::spawn(
-            Arc::clone(scope)
-                .run(async move { connection.tools.call_tool(&name, &arguments).await }),
-        )
+        tokio::spawn(Arc::clone(scope).run(async move {
+            let tools = connection.tools.for_session(&cursors);
+            tools.call_tool(&name, &arguments).await
+        }))
     }
 }
 

@@ -4,10 +4,11 @@
 //! rmcp stays inside this module: no library crate of the workspace depends on it. Where rmcp
 //! does not behave as MCP asks, the raw messages are checked before it reads them
 //! ([`gate`]) and its HTTP answers adjusted ([`http`], [`sessions`]). The tools run with the
-//! default `ToolsConfig` (outputs sized for a model, cursors for the rest) and each tool
-//! call's deadline from `--timeout`, and every MCP session of one server shares a single
-//! connection to the Host. At initialize the client gets [`instructions`] on using the tools,
-//! with the root Object's description as Host data.
+//! default `ToolsConfig` but for the output budget from `--max-output-tokens` and each tool
+//! call's deadline from `--timeout`. Every MCP session of one server shares a single
+//! connection to the Host, and has its own store of the cursors to cut results' rests. At
+//! initialize the client gets [`instructions`] on using the tools, with the root Object's
+//! description as Host data.
 
 mod gate;
 mod handler;
@@ -56,6 +57,7 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     };
     let config = ToolsConfig {
         deadline: Some(global.tool_call_timeout()),
+        max_output_tokens: options.max_output_tokens,
         ..ToolsConfig::default()
     };
     let connection = connect(global, config, Discovery::Indexed, SpaceLimits::default())?;
