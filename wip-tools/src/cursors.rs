@@ -182,6 +182,12 @@ impl Store {
     }
 }
 
+/// Whether `cursor` has the form of a cut output's cursor (a tool's own cursors, such as
+/// discover's pages, have other forms).
+pub(crate) fn is_rest(cursor: &str) -> bool {
+    cursor.starts_with(PREFIX)
+}
+
 /// A fresh cursor from the system's random source, or `None` when it gives nothing.
 fn new_cursor() -> Option<String> {
     let mut random = [0_u8; RANDOM_BYTES];

@@ -9,6 +9,7 @@ use wip_model::{InterfaceReference, Path};
 use wip_refs::{Quoted, SignatureRef};
 
 use crate::budget::estimate_tokens;
+use crate::cursors::is_rest;
 use crate::deadline::Bounded;
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
@@ -59,8 +60,13 @@ pub struct DiscoverReport {
 }
 
 impl<W: Worldspace> Tools<W> {
-    /// Runs `discover`: never panics; every failure is an output with `is_error` set.
+    /// Runs `discover`: never panics; every failure is an output with `is_error` set. With the
+    /// cursor of a page cut at the output budget, returns the rest of that page and runs
+    /// nothing.
     pub async fn discover(&self, input: &DiscoverInput) -> ToolOutput {
+        if let Some(cursor) = input.cursor.as_deref().filter(|cursor| is_rest(cursor)) {
+            return self.continuation(cursor, &owner(&input.scope, &input.query), "discover");
+        }
         self.discover_report(input).await.output
     }
 
@@ -125,7 +131,8 @@ impl<W: Worldspace> Tools<W> {
         loop {
             let text = render(&scope, &input.query, offset, &page, shown, &search_offers);
             if estimate_tokens(&text) <= budget || shown == 0 {
-                let output = self.finish(text, false, "discover", "discover");
+                let owner = owner(&input.scope, &input.query);
+                let output = self.finish(text, false, &owner, "discover");
                 return DiscoverReport {
                     output,
                     outcome: DiscoverOutcome::Listed(page),
@@ -134,6 +141,11 @@ impl<W: Worldspace> Tools<W> {
             shown -= 1;
         }
     }
+}
+
+/// The key a cut page's rest is kept under.
+fn owner(scope: &str, query: &str) -> String {
+    format!("discover\0{scope}\0{query}")
 }
 
 /// Interfaces of the scope and of the hits whose names suggest a domain search.

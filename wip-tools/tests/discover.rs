@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{block_on, issue_tracker, path, tools, tools_with};
+use common::{block_on, issue_tracker, path, reference, tools, tools_with};
 use serde_json::json;
 use wip_tools::fake::{FakeInteraction, FakeWorldspace};
 use wip_tools::{
@@ -174,6 +174,60 @@ fn the_size_cap_keeps_entries_whole_and_the_cursor_goes_on_from_the_first_one_cu
         .count();
     let second = discover(&tools, "/issues", "", Some(20), Some(&next_cursor(&first)));
     check(&second, false, &[&format!("entries {}-", shown + 1)]);
+}
+
+#[test]
+fn a_page_cut_at_the_budget_gives_a_cursor_discover_reads() {
+    let searchable = || {
+        let fake = issue_tracker();
+        let search = reference("/issues", "issue.search");
+        for number in 10..60 {
+            fake.insert_object(
+                &path(&format!("/issues/{number}")),
+                &number.to_string(),
+                None,
+                vec![search.clone()],
+            );
+        }
+        fake
+    };
+    let config = ToolsConfig {
+        max_output_tokens: MIN_OUTPUT_TOKENS,
+        ..ToolsConfig::default()
+    };
+    let tools = tools_with(searchable(), config);
+    // Even with no entry shown, the pointers to the hits' search are past the budget.
+    let first = discover(&tools, "/issues", "", Some(50), None);
+    let cursor = first.cursor.clone().expect("cut at the budget");
+    assert!(
+        first
+            .text
+            .contains("call discover again with the same arguments and cursor")
+    );
+    let other_query = discover(&tools, "/issues", "x", Some(50), Some(&cursor));
+    check(&other_query, true, &["this cursor belongs to another call"]);
+    let rest = discover(&tools, "/issues", "", Some(50), Some(&cursor));
+    check(&rest, false, &["(continued)\n"]);
+    let shown = first.text.rsplit_once("\n[cut at ").unwrap().0;
+    let whole = format!(
+        "{shown}{}",
+        rest.text.split_once("(continued)\n").unwrap().1
+    );
+    // The pointers are those of the same discover without a budget to speak of, none lost.
+    let uncut = tools_with(
+        searchable(),
+        ToolsConfig {
+            max_output_tokens: usize::MAX,
+            ..ToolsConfig::default()
+        },
+    );
+    let uncut = discover(&uncut, "/issues", "", Some(50), None).text;
+    let pointers = |text: &str| {
+        let line = text.lines().find(|line| line.starts_with("domain search:"));
+        line.map(str::to_owned)
+    };
+    assert!(pointers(&uncut).is_some_and(|line| line.matches(" offers ").count() > 40));
+    assert_eq!(pointers(&whole), pointers(&uncut));
 }
 
 #[test]
