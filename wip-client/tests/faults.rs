@@ -263,7 +263,7 @@ fn client(host: &Arc<FaultHost>) -> Client {
         endpoint: "mem:/".into(),
         security_context: "test".into(),
     };
-    Client::new(host.clone(), session, ClientOptions::default()).unwrap()
+    Client::new(host.clone(), session, ClientOptions::default())
 }
 
 fn bump(by: i64) -> BTreeMap<String, Value> {
@@ -737,8 +737,7 @@ async fn another_index_plugs_in_and_sees_only_children() {
         session,
         ClientOptions::default(),
         Box::new(index),
-    )
-    .unwrap();
+    );
     client.observe(&Path::root(), 0).await.unwrap();
     assert_eq!(
         upserts.load(Ordering::SeqCst),
