@@ -14,8 +14,8 @@
 //!   reference, supersession, staleness, scope lifetimes, call outcomes and bounded LRU capacity.
 //! - The Discoverable Space is the subset of entries that came back as children of observe
 //!   trees, indexed behind [`DiscoverIndex`] ([`discover`]): by default in [`Bm25Index`], the
-//!   wip-index engine (BM25, top-k pruning, CJK bigrams); [`TokenIndex`] is a small alternative,
-//!   and any other engine plugs in through [`Client::with_index`].
+//!   wip-index engine (BM25, top-k pruning, CJK bigrams); any other engine plugs in through
+//!   [`Client::with_index`].
 //! - [`Client`] drives the core over a transport: coalesced observes and fetches, resolve,
 //!   crawl, and [`Client::call`], which checks arguments before sending and never retries.
 //!
@@ -66,12 +66,14 @@ mod crawl;
 pub mod discover;
 mod flight;
 pub mod space;
+#[cfg(test)]
+mod token_index;
 
 pub use bm25::Bm25Index;
 pub use client::{Client, ClientOptions, InterfaceObservation};
 pub use connect::{ConnectError, ConnectOptions};
 pub use crawl::{CrawlBudget, CrawlReport};
-pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex, TokenIndex};
+pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex};
 pub use space::{
     CallError, CallSuccess, ClientError, KnownSpace, ObservationState, Session, SpaceLimits,
     UnknownReason,

@@ -701,7 +701,7 @@ async fn a_dropped_observer_does_not_stop_the_shared_request() {
 /// A test double of the index seam: counts what the Known Space tells it.
 #[derive(Default)]
 struct CountingIndex {
-    inner: wip_client::TokenIndex,
+    inner: wip_client::Bm25Index,
     upserts: Arc<AtomicUsize>,
     removes: Arc<AtomicUsize>,
 }

@@ -193,7 +193,11 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
     };
     // The scenarios are about the core, so their rankings come from the simple engine, whose
     // ties (path order) do not depend on document lengths.
-    let mut space = KnownSpace::with_index(session, limits, Box::new(crate::TokenIndex::new()));
+    let mut space = KnownSpace::with_index(
+        session,
+        limits,
+        Box::new(crate::token_index::TokenIndex::new()),
+    );
     let mut ids: HashMap<&str, RequestId> = HashMap::new();
     let path = |text: &str| Path::new(text).unwrap();
     for (step, event) in events.into_iter().enumerate() {
