@@ -2,14 +2,15 @@
 //! origin only), and a transport that counts observes so a crawl can show progress, both for
 //! the whole connection and for the one tool call ([`CallScope`]) each request belongs to.
 
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use async_trait::async_trait;
 use tokio::sync::watch;
 use wip_client::{
-    Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, NoIndex, Reply, Session,
-    SpaceLimits, Transport, TransportError,
+    Client, ConnectOptions, Endpoint, HttpTransport, NoIndex, Reply, SpaceLimits, Transport,
+    TransportError,
 };
 use wip_model::{
     CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
@@ -167,10 +168,9 @@ pub(crate) fn connect(
 /// The Known Space of one command. It ends with the command, so it holds a quarter of a
 /// server's Objects, and a Host's tree larger than that costs the command little memory.
 pub(crate) fn command_space() -> SpaceLimits {
-    SpaceLimits {
-        objects: 50_000,
-        ..SpaceLimits::default()
-    }
+    let mut limits = SpaceLimits::default();
+    limits.objects = NonZeroUsize::new(50_000).expect("non-zero");
+    limits
 }
 
 /// Connects to `endpoint`, with `token` sent to its origin only.
@@ -187,35 +187,26 @@ pub(crate) fn connect_to(
             wip_refs::Quoted(endpoint)
         ))
     })?;
-    let options = HttpOptions {
-        bearer_token: token.map(str::to_owned),
-        ..HttpOptions::default()
-    };
-    let session = Session {
-        endpoint: parsed.to_string(),
-        // An opaque name, never the token: the Known Space is per endpoint and credentials.
-        security_context: if token.is_some() {
-            "bearer"
-        } else {
-            "anonymous"
-        }
-        .to_owned(),
-    };
-    let http = HttpTransport::new(parsed, options)
+    let mut options = ConnectOptions::default();
+    options.http.bearer_token = token.map(str::to_owned);
+    options.client.space = space;
+    let session = options.session(&parsed);
+    let http = HttpTransport::new(parsed, options.http)
         .map_err(|error| Failure::input(format!("cannot use these settings: {error}")))?;
     let progress = Progress::default();
     let transport = Counting {
         inner: http,
         progress: progress.clone(),
     };
-    let options = ClientOptions { space };
     let client = match discovery {
-        Discovery::Indexed => Client::new(Arc::new(transport), session, options),
-        Discovery::Unindexed => {
-            Client::with_index(Arc::new(transport), session, options, Box::new(NoIndex))
-        }
-    }
-    .map_err(|error| Failure::other(format!("client limits: {error}")))?;
+        Discovery::Indexed => Client::new(Arc::new(transport), session, options.client),
+        Discovery::Unindexed => Client::with_index(
+            Arc::new(transport),
+            session,
+            options.client,
+            Box::new(NoIndex),
+        ),
+    };
     Ok(Connection {
         tools: Tools::with_config(client, config),
         progress,

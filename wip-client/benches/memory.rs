@@ -74,12 +74,9 @@ fn main() {
 async fn parts(server: &DemoServer) {
     let before = ALLOCATOR.allocated();
     let endpoint = Endpoint::parse(&server.endpoint()).expect("an endpoint");
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: "anonymous".to_owned(),
-    };
+    let session = Session::new(&endpoint, "anonymous");
     let transport = HttpTransport::new(endpoint, HttpOptions::default()).expect("a transport");
-    let mut space = KnownSpace::new(session, SpaceLimits::default()).expect("a space");
+    let mut space = KnownSpace::new(session, SpaceLimits::default());
     let root = Path::root();
     while let Some(path) = space.unexplored(&root).into_iter().next() {
         let id = space.begin_observe(&path);
@@ -113,10 +110,7 @@ async fn parts(server: &DemoServer) {
 async fn crawl(server: &DemoServer, issues: usize, index: bool) -> (usize, usize) {
     let before = ALLOCATOR.allocated();
     let endpoint = Endpoint::parse(&server.endpoint()).expect("an endpoint");
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: "anonymous".to_owned(),
-    };
+    let session = Session::new(&endpoint, "anonymous");
     let transport =
         Arc::new(HttpTransport::new(endpoint, HttpOptions::default()).expect("a transport"));
     let options = ClientOptions::default();
@@ -124,19 +118,15 @@ async fn crawl(server: &DemoServer, issues: usize, index: bool) -> (usize, usize
         Client::new(transport, session, options)
     } else {
         Client::with_index(transport, session, options, Box::new(NoIndex))
-    }
-    .expect("a client");
+    };
     let started = Instant::now();
     let report = client
-        .crawl(
-            &Path::root(),
-            CrawlBudget {
-                max_objects: 200_000,
-                max_requests: 1_000,
-                depth: 2,
-                ..CrawlBudget::default()
-            },
-        )
+        .crawl(&Path::root(), {
+            let mut budget = CrawlBudget::default();
+            budget.max_objects = 200_000;
+            budget.max_requests = 1_000;
+            budget
+        })
         .await;
     let crawl_time = started.elapsed();
     assert!(report.is_complete(), "{report:?}");

@@ -196,17 +196,13 @@ fn setup() -> Setup {
     };
     let endpoint = Endpoint::parse(&endpoint)
         .unwrap_or_else(|error| panic!("WIP_BENCH_ENDPOINT={endpoint:?}: {error}"));
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: "anonymous".to_owned(),
-    };
+    let session = Session::new(&endpoint, "anonymous");
     let transport = |_| HttpTransport::new(endpoint.clone(), HttpOptions::default());
     let client = Client::new(
         Arc::new(transport(()).expect("a transport")),
         session.clone(),
         ClientOptions::default(),
-    )
-    .expect("a client");
+    );
     let alone = Arc::new(transport(()).expect("a transport"));
 
     let issues: Vec<Path> = (1..=ISSUES)
@@ -230,8 +226,7 @@ fn setup() -> Setup {
         inner: transport(()).expect("a transport"),
         call: Mutex::new(None),
     });
-    let recording =
-        Client::new(recorder.clone(), session, ClientOptions::default()).expect("a client");
+    let recording = Client::new(recorder.clone(), session, ClientOptions::default());
     let (call_body, call) = runtime.block_on(async {
         recording
             .call(&call_path, &issue_reference(), "read", BTreeMap::new())

@@ -90,11 +90,8 @@ fn run(endpoint: &str, side: &str, interaction: &str, count: usize) {
     let endpoint = Endpoint::parse(endpoint).expect("an endpoint");
     let transport =
         Arc::new(HttpTransport::new(endpoint.clone(), HttpOptions::default()).expect("built"));
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: "anonymous".to_owned(),
-    };
-    let client = Client::new(transport.clone(), session, ClientOptions::default()).expect("ok");
+    let session = Session::new(&endpoint, "anonymous");
+    let client = Client::new(transport.clone(), session, ClientOptions::default());
     let limits = Limits::default();
     runtime.block_on(async {
         // The call as the client sends it: the Object's and the interface's validators and the

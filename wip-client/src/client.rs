@@ -17,7 +17,7 @@ use wip_model::{
 
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::flight::{Flight, Joined};
-use crate::space::{ClientError, KnownSpace, RequestId, Session, SpaceLimits, ZeroLimit, settle};
+use crate::space::{ClientError, KnownSpace, RequestId, Session, SpaceLimits, settle};
 use crate::transport::{Reply, Transport, TransportError};
 
 /// An interface observation as calls use it.
@@ -33,8 +33,9 @@ pub struct InterfaceObservation {
     pub scope_ref: Option<wip_model::ScopeRef>,
 }
 
-/// Settings of a [`Client`].
+/// Settings of a [`Client`]. Start from [`ClientOptions::default`] and set what differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct ClientOptions {
     /// Bounds of the Known Space.
     pub space: SpaceLimits,
@@ -83,17 +84,9 @@ impl std::fmt::Debug for Client {
 
 impl Client {
     /// A client over `transport` with the default Discoverable Space index.
-    pub fn new(
-        transport: Arc<dyn Transport>,
-        session: Session,
-        options: ClientOptions,
-    ) -> Result<Self, ZeroLimit> {
+    pub fn new(transport: Arc<dyn Transport>, session: Session, options: ClientOptions) -> Self {
         let endpoint = session.endpoint.clone();
-        Ok(Self::from_space(
-            transport,
-            KnownSpace::new(session, options.space)?,
-            endpoint,
-        ))
+        Self::from_space(transport, KnownSpace::new(session, options.space), endpoint)
     }
 
     /// A client whose Discoverable Space lives in `index`.
@@ -102,10 +95,10 @@ impl Client {
         session: Session,
         options: ClientOptions,
         index: Box<dyn DiscoverIndex>,
-    ) -> Result<Self, ZeroLimit> {
+    ) -> Self {
         let endpoint = session.endpoint.clone();
-        let space = KnownSpace::with_index(session, options.space, index)?;
-        Ok(Self::from_space(transport, space, endpoint))
+        let space = KnownSpace::with_index(session, options.space, index);
+        Self::from_space(transport, space, endpoint)
     }
 
     fn from_space(transport: Arc<dyn Transport>, space: KnownSpace, endpoint: String) -> Self {

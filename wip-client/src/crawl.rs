@@ -2,6 +2,7 @@
 //! in flight and a deadline after which nothing more is sent.
 
 use std::collections::HashMap;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -11,17 +12,18 @@ use wip_model::{ObjectObservation, Path};
 use crate::client::Client;
 use crate::space::ClientError;
 
-/// The bounds of a crawl.
+/// The bounds of a crawl. Start from [`CrawlBudget::default`] and set what differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CrawlBudget {
     /// Stop once this many Objects were seen.
     pub max_objects: usize,
     /// Stop once this many observe requests were made.
     pub max_requests: usize,
-    /// The depth of each observe. At least 1.
-    pub depth: u32,
-    /// Observes in flight at once. At least 1.
-    pub concurrency: usize,
+    /// The depth of each observe.
+    pub depth: NonZeroU32,
+    /// Observes in flight at once.
+    pub concurrency: NonZeroUsize,
     /// When set, no observe is sent at or after this instant, and the observes still in flight
     /// then are given up (each reported as [`ClientError::DeadlinePassed`]).
     pub deadline: Option<Instant>,
@@ -33,8 +35,8 @@ impl Default for CrawlBudget {
         Self {
             max_objects: 10_000,
             max_requests: 100,
-            depth: 2,
-            concurrency: 4,
+            depth: NonZeroU32::new(2).expect("non-zero"),
+            concurrency: NonZeroUsize::new(4).expect("non-zero"),
             deadline: None,
         }
     }
@@ -156,8 +158,8 @@ impl Crawl<'_> {
     /// paths the round found, with those of `round` it did not send, and whether the crawl must
     /// stop (the budget is spent or the deadline passed).
     async fn round(&mut self, round: Vec<Path>) -> (Vec<Path>, bool) {
-        let depth = self.budget.depth.max(1);
-        let concurrency = self.budget.concurrency.max(1);
+        let depth = self.budget.depth.get();
+        let concurrency = self.budget.concurrency.get();
         let deadline = self.budget.deadline;
         let mut next = Vec::new();
         let mut pending = round.into_iter();

@@ -33,8 +33,9 @@ const CONTENT_TYPE: HeaderValue = HeaderValue::from_static("application/json; ch
 /// The Accept header of every request.
 const ACCEPT: HeaderValue = HeaderValue::from_static("application/json");
 
-/// Settings of an [`HttpTransport`]. Start from [`HttpOptions::default`].
+/// Settings of an [`HttpTransport`]. Start from [`HttpOptions::default`] and set what differs.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct HttpOptions {
     /// Body byte limits and nesting. The response byte limit is enforced while the body is read.
     /// Default: [`Limits::default`] (1 MiB requests, 64 MiB responses, 64 levels).

@@ -14,8 +14,8 @@
 //!   reference, supersession, staleness, scope lifetimes, call outcomes and bounded LRU capacity.
 //! - The Discoverable Space is the subset of entries that came back as children of observe
 //!   trees, indexed behind [`DiscoverIndex`] ([`discover`]): by default in [`Bm25Index`], the
-//!   wip-index engine (BM25, top-k pruning, CJK bigrams); [`TokenIndex`] is a small alternative,
-//!   and any other engine plugs in through [`Client::with_index`].
+//!   wip-index engine (BM25, top-k pruning, CJK bigrams); any other engine plugs in through
+//!   [`Client::with_index`].
 //! - [`Client`] drives the core over a transport: coalesced observes and fetches, resolve,
 //!   crawl, and [`Client::call`], which checks arguments before sending and never retries.
 //!
@@ -26,18 +26,13 @@
 //! [`CallError::OutcomeUnknown`] says when the operation may have run.
 //!
 //! ```
-//! use std::sync::Arc;
-//!
-//! use wip_client::{Client, ClientOptions, CrawlBudget, Endpoint, HttpOptions, HttpTransport, Session};
+//! use wip_client::{Client, ConnectOptions, CrawlBudget};
 //! use wip_model::{InterfaceName, InterfaceReference, Path};
 //!
 //! # #[tokio::main(flavor = "current_thread")]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let server = wip_demo::serve("127.0.0.1:0".parse()?, wip_demo::DemoOptions::default()).await?;
-//! let endpoint = Endpoint::parse(&server.endpoint())?;
-//! let session = Session { endpoint: endpoint.to_string(), security_context: "anonymous".into() };
-//! let transport = HttpTransport::new(endpoint, HttpOptions::default())?;
-//! let client = Client::new(Arc::new(transport), session, ClientOptions::default())?;
+//! let client = Client::connect(&server.endpoint(), ConnectOptions::default())?;
 //!
 //! let report = client.crawl(&Path::root(), CrawlBudget::default()).await;
 //! assert!(report.is_complete());
@@ -65,16 +60,20 @@ pub use transport::{
 };
 mod bm25;
 mod client;
+mod connect;
 pub mod context;
 mod crawl;
 pub mod discover;
 mod flight;
 pub mod space;
+#[cfg(test)]
+mod token_index;
 
 pub use bm25::Bm25Index;
 pub use client::{Client, ClientOptions, InterfaceObservation};
+pub use connect::{ConnectError, ConnectOptions};
 pub use crawl::{CrawlBudget, CrawlReport};
-pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex, TokenIndex};
+pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex};
 pub use space::{
     CallError, CallSuccess, ClientError, KnownSpace, ObservationState, Session, SpaceLimits,
     UnknownReason,

@@ -3,6 +3,7 @@
 //! depend on the order answers arrive in, and past the deadline nothing more is sent.
 
 use std::collections::BTreeSet;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -112,16 +113,20 @@ fn client(host: &Arc<TreeHost>) -> Client {
         security_context: "anonymous".into(),
     };
     let transport: Arc<dyn Transport> = host.clone();
-    Client::new(transport, session, ClientOptions::default()).unwrap()
+    Client::new(transport, session, ClientOptions::default())
 }
 
 fn budget(max_requests: usize, concurrency: usize) -> CrawlBudget {
-    CrawlBudget {
-        max_requests,
-        depth: 1,
-        concurrency,
-        ..CrawlBudget::default()
-    }
+    let mut budget = CrawlBudget::default();
+    budget.max_requests = max_requests;
+    budget.depth = NonZeroU32::MIN;
+    budget.concurrency = NonZeroUsize::new(concurrency).expect("non-zero");
+    budget
+}
+
+fn with_depth(mut budget: CrawlBudget, depth: u32) -> CrawlBudget {
+    budget.depth = NonZeroU32::new(depth).expect("non-zero");
+    budget
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -166,13 +171,11 @@ async fn past_the_deadline_nothing_more_is_sent_and_the_report_says_what_failed(
     let deadline = Instant::now() + Duration::from_secs(2);
     let started = Instant::now();
     let report = client(&host)
-        .crawl(
-            &Path::root(),
-            CrawlBudget {
-                deadline: Some(deadline),
-                ..budget(100, 4)
-            },
-        )
+        .crawl(&Path::root(), {
+            let mut budget = budget(100, 4);
+            budget.deadline = Some(deadline);
+            budget
+        })
         .await;
     // A generous bound: what it catches is a crawl that waits on each silent observe in turn.
     assert!(
@@ -206,13 +209,7 @@ async fn a_start_below_another_is_not_observed_twice() {
     let host = TreeHost::new(3, &[]);
     let starts = vec![Path::new("/n1").unwrap(), Path::root()];
     let report = client(&host)
-        .crawl_from(
-            starts,
-            CrawlBudget {
-                depth: 2,
-                ..budget(100, 2)
-            },
-        )
+        .crawl_from(starts, with_depth(budget(100, 2), 2))
         .await;
     assert!(report.is_complete(), "{report:?}");
     // The root at depth 2 expands /n1 on the way, so /n1 is not sent on its own; the nine
@@ -230,15 +227,7 @@ async fn a_start_below_another_is_not_observed_twice() {
 async fn a_start_the_rounds_reach_unexplored_is_counted_and_observed_once() {
     let host = TreeHost::new(3, &[]);
     let starts = vec![Path::new("/n1/n0").unwrap(), Path::new("/n1").unwrap()];
-    let report = client(&host)
-        .crawl_from(
-            starts,
-            CrawlBudget {
-                depth: 1,
-                ..budget(100, 2)
-            },
-        )
-        .await;
+    let report = client(&host).crawl_from(starts, budget(100, 2)).await;
     assert!(report.is_complete(), "{report:?}");
     // /n1 at depth 1 shows /n1/n0 without its children; the next round observes it with the
     // other two, and the start is not observed a second time.

@@ -263,7 +263,7 @@ fn client(host: &Arc<FaultHost>) -> Client {
         endpoint: "mem:/".into(),
         security_context: "test".into(),
     };
-    Client::new(host.clone(), session, ClientOptions::default()).unwrap()
+    Client::new(host.clone(), session, ClientOptions::default())
 }
 
 fn bump(by: i64) -> BTreeMap<String, Value> {
@@ -701,7 +701,7 @@ async fn a_dropped_observer_does_not_stop_the_shared_request() {
 /// A test double of the index seam: counts what the Known Space tells it.
 #[derive(Default)]
 struct CountingIndex {
-    inner: wip_client::TokenIndex,
+    inner: wip_client::Bm25Index,
     upserts: Arc<AtomicUsize>,
     removes: Arc<AtomicUsize>,
 }
@@ -737,8 +737,7 @@ async fn another_index_plugs_in_and_sees_only_children() {
         session,
         ClientOptions::default(),
         Box::new(index),
-    )
-    .unwrap();
+    );
     client.observe(&Path::root(), 0).await.unwrap();
     assert_eq!(
         upserts.load(Ordering::SeqCst),

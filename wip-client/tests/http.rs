@@ -219,10 +219,8 @@ fn ok() -> Vec<u8> {
 #[tokio::test]
 async fn requests_follow_the_binding_and_connections_are_reused() {
     let server = scripted(Some(ok())).await;
-    let options = HttpOptions {
-        bearer_token: Some("secret".into()),
-        ..HttpOptions::default()
-    };
+    let mut options = HttpOptions::default();
+    options.bearer_token = Some("secret".into());
     let transport = transport(&server.endpoint, options);
     for _ in 0..3 {
         let reply = transport.observe(&root()).await.unwrap();
@@ -297,10 +295,8 @@ async fn a_retrieval_whose_connection_closed_unanswered_is_sent_once_more_and_a_
     // The second request finds its connection closed, as a pooled connection the Host closed
     // for idleness does: the observe goes out again, on a new connection, and succeeds.
     let server = planned(vec![Answer::With(ok()), Answer::HangUp], Answer::With(ok())).await;
-    let options = HttpOptions {
-        bearer_token: Some("secret".into()),
-        ..HttpOptions::default()
-    };
+    let mut options = HttpOptions::default();
+    options.bearer_token = Some("secret".into());
     let reused = transport(&server.endpoint, options);
     for _ in 0..2 {
         let reply = reused.observe(&root()).await.unwrap();
@@ -390,10 +386,8 @@ async fn an_answer_however_bad_is_not_asked_for_again_and_one_timeout_covers_bot
     // The first sending goes unanswered after 250 ms, the second is answered 250 ms later: each
     // within the 400 ms timeout, both together not.
     let pause = Duration::from_millis(250);
-    let options = HttpOptions {
-        timeout: Duration::from_millis(400),
-        ..HttpOptions::default()
-    };
+    let mut options = HttpOptions::default();
+    options.timeout = Duration::from_millis(400);
     let (error, read) = failed_observe(
         vec![Answer::HangUpAfter(pause), Answer::Late(pause, ok())],
         options,
@@ -478,13 +472,11 @@ async fn the_body_limit_is_enforced_while_reading() {
     response.extend_from_slice(b"0\r\n\r\n");
     let server = scripted(Some(response)).await;
     let limits = Limits::new(1024, 4096, 64).unwrap();
-    let transport = transport(
-        &server.endpoint,
-        HttpOptions {
-            limits,
-            ..HttpOptions::default()
-        },
-    );
+    let transport = transport(&server.endpoint, {
+        let mut options = HttpOptions::default();
+        options.limits = limits;
+        options
+    });
     let error = transport.observe(&root()).await.unwrap_err();
     assert!(
         matches!(&error, TransportError::InvalidResponse { kind: InvalidResponseKind::InvalidSuccessBody, detail, .. } if detail.contains("limit")),
@@ -497,13 +489,11 @@ async fn the_body_limit_is_enforced_while_reading() {
             .to_vec(),
     ))
     .await;
-    let transport = self::transport(
-        &server.endpoint,
-        HttpOptions {
-            limits,
-            ..HttpOptions::default()
-        },
-    );
+    let transport = self::transport(&server.endpoint, {
+        let mut options = HttpOptions::default();
+        options.limits = limits;
+        options
+    });
     let error = transport.observe(&root()).await.unwrap_err();
     assert_eq!(
         error,
@@ -519,13 +509,11 @@ async fn redirects_are_not_followed() {
     let response =
         "HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:9/elsewhere\r\ncontent-length: 0\r\n\r\n";
     let server = scripted(Some(response.as_bytes().to_vec())).await;
-    let transport = transport(
-        &server.endpoint,
-        HttpOptions {
-            bearer_token: Some("t".into()),
-            ..HttpOptions::default()
-        },
-    );
+    let transport = transport(&server.endpoint, {
+        let mut options = HttpOptions::default();
+        options.bearer_token = Some("t".into());
+        options
+    });
     let error = transport.observe(&root()).await.unwrap_err();
     assert_eq!(
         error,
@@ -610,10 +598,8 @@ async fn a_call_on_a_kept_alive_connection_the_host_closed_is_not_sent() {
 #[tokio::test]
 async fn a_silent_server_times_out_and_a_closed_port_does_not_connect() {
     let server = scripted(None).await;
-    let options = HttpOptions {
-        timeout: Duration::from_millis(200),
-        ..HttpOptions::default()
-    };
+    let mut options = HttpOptions::default();
+    options.timeout = Duration::from_millis(200);
     let transport = transport(&server.endpoint, options);
     let error = transport.observe(&root()).await.unwrap_err();
     assert!(matches!(error, TransportError::Timeout { .. }), "{error:?}");
@@ -641,10 +627,8 @@ async fn https_goes_through_rustls_with_the_ring_provider_and_a_failed_handshake
             .write_all(b"HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n")
             .await;
     });
-    let options = HttpOptions {
-        timeout: Duration::from_secs(5),
-        ..HttpOptions::default()
-    };
+    let mut options = HttpOptions::default();
+    options.timeout = Duration::from_secs(5);
     let transport = transport(&format!("https://{addr}/wip"), options);
     let error = transport.observe(&root()).await.unwrap_err();
     assert!(matches!(error, TransportError::Connect { .. }), "{error:?}");
@@ -682,11 +666,9 @@ async fn https_with_a_configured_root_works_end_to_end() {
         .unwrap()
         .with_root_certificates(roots)
         .with_no_client_auth();
-    let options = HttpOptions {
-        tls: Some(Arc::new(client_config)),
-        bearer_token: Some("over-tls".into()),
-        ..HttpOptions::default()
-    };
+    let mut options = HttpOptions::default();
+    options.tls = Some(Arc::new(client_config));
+    options.bearer_token = Some("over-tls".into());
     let transport = transport(&format!("https://{addr}/wip"), options);
     for _ in 0..2 {
         let reply = transport.observe(&root()).await.unwrap();

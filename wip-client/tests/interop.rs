@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use serde_json::json;
@@ -31,16 +32,11 @@ fn lab() -> DemoOptions {
 
 fn client_with(server: &DemoServer, token: Option<&str>) -> Client {
     let endpoint = Endpoint::parse(&server.endpoint()).unwrap();
-    let options = HttpOptions {
-        bearer_token: token.map(str::to_owned),
-        ..HttpOptions::default()
-    };
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: token.map_or("anonymous", |_| "token").to_owned(),
-    };
+    let mut options = HttpOptions::default();
+    options.bearer_token = token.map(str::to_owned);
+    let session = Session::new(&endpoint, token.map_or("anonymous", |_| "token").to_owned());
     let transport = HttpTransport::new(endpoint, options).unwrap();
-    Client::new(Arc::new(transport), session, ClientOptions::default()).unwrap()
+    Client::new(Arc::new(transport), session, ClientOptions::default())
 }
 
 fn client(server: &DemoServer) -> Client {
@@ -81,15 +77,13 @@ async fn crawl_discover_resolve_and_fetch_every_interface() {
     assert!(report.objects > 60, "{report:?}");
     // A tight budget stops early and says what is left.
     let small = client_with(&server, None)
-        .crawl(
-            &Path::root(),
-            CrawlBudget {
-                max_objects: 5,
-                max_requests: 1,
-                depth: 1,
-                ..CrawlBudget::default()
-            },
-        )
+        .crawl(&Path::root(), {
+            let mut budget = CrawlBudget::default();
+            budget.max_objects = 5;
+            budget.max_requests = 1;
+            budget.depth = NonZeroU32::MIN;
+            budget
+        })
         .await;
     assert!(!small.is_complete());
     assert_eq!(small.requests, 1);

@@ -49,7 +49,7 @@ async fn a_flight_that_panicked_is_not_polled_again() {
         endpoint: "mem:/".into(),
         security_context: "test".into(),
     };
-    let client = Client::new(Arc::new(Panicky), session, ClientOptions::default()).unwrap();
+    let client = Client::new(Arc::new(Panicky), session, ClientOptions::default());
     // Alone: the panic ends the flight's own task; its caller is answered.
     let alone = client.observe(&Path::root(), 0).await;
     assert_eq!(alone.unwrap_err(), ClientError::Abandoned);

@@ -96,12 +96,9 @@ async fn demo() -> (DemoServer, Client) {
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let server = wip_demo::serve(addr, DemoOptions::default()).await.unwrap();
     let endpoint = Endpoint::parse(&server.endpoint()).unwrap();
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: "anonymous".to_owned(),
-    };
+    let session = Session::new(&endpoint, "anonymous");
     let transport = HttpTransport::new(endpoint, HttpOptions::default()).unwrap();
-    let client = Client::new(Arc::new(transport), session, ClientOptions::default()).unwrap();
+    let client = Client::new(Arc::new(transport), session, ClientOptions::default());
     (server, client)
 }
 

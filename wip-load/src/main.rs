@@ -169,16 +169,11 @@ async fn run(args: Args) -> Result<bool> {
 /// The tools over a client of the demo through the proxy.
 fn tools(proxy: &FaultProxy, timeout: Duration) -> Result<Tools<Client>> {
     let endpoint = Endpoint::parse(&format!("http://{}/wip", proxy.addr()))?;
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: "anonymous".into(),
-    };
-    let options = HttpOptions {
-        timeout,
-        ..HttpOptions::default()
-    };
+    let session = Session::new(&endpoint, "anonymous");
+    let mut options = HttpOptions::default();
+    options.timeout = timeout;
     let transport = HttpTransport::new(endpoint, options)?;
-    let client = Client::new(Arc::new(transport), session, ClientOptions::default())?;
+    let client = Client::new(Arc::new(transport), session, ClientOptions::default());
     Ok(Tools::new(client))
 }
 

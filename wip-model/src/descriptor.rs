@@ -1,6 +1,5 @@
 //! Interface Descriptors: the types and operations of one Interface (format `wip-interface/1`).
 
-use crate::deep_drop::{Nested, drop_iteratively};
 use crate::text::Str;
 
 /// The only descriptor format this crate understands.
@@ -56,6 +55,12 @@ pub struct TypeDeclaration {
 }
 
 /// A type expression: 8 scalars, a reference to a named declaration, and 4 composites.
+///
+/// Nesting: decoding builds types at most as deep as the codec's nesting limit, and validation
+/// refuses any nested deeper than
+/// [`MAX_VALIDATION_DEPTH`](crate::validate::MAX_VALIDATION_DEPTH). Dropping, cloning, comparing
+/// and printing recurse once per level, so a type built by hand tens of thousands of levels
+/// deep can exhaust a thread's stack; one from a descriptor on the wire cannot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TypeExpr {
     /// Carries no data; `null` on the wire.
@@ -119,32 +124,6 @@ impl TypeExpr {
             Self::Enum { .. } => "enum",
             Self::Union { .. } => "union",
         }
-    }
-}
-
-impl Nested for TypeExpr {
-    const EMPTY: Self = Self::Unit;
-
-    /// Calls `visit` on each type directly inside this one: list items, field types and union
-    /// payloads.
-    fn parts_mut(&mut self, mut visit: impl FnMut(&mut Self)) {
-        match self {
-            Self::List { items } => visit(items),
-            Self::Record { fields } => fields.iter_mut().for_each(|field| visit(&mut field.ty)),
-            Self::Union { cases } => cases
-                .iter_mut()
-                .filter_map(|case| case.payload.as_mut())
-                .for_each(visit),
-            _ => {}
-        }
-    }
-}
-
-impl Drop for TypeExpr {
-    /// Drops without recursing once per level, so that a hand-built one of any depth can be
-    /// dropped.
-    fn drop(&mut self) {
-        drop_iteratively(self);
     }
 }
 

@@ -30,7 +30,6 @@
 #[cfg(feature = "proptest")]
 pub mod arbitrary;
 pub mod codec;
-mod deep_drop;
 mod descriptor;
 mod entries;
 mod error_code;

@@ -23,6 +23,12 @@ pub struct Object {
 }
 
 /// One node of an observe tree: an Object and, above the depth boundary, all of its children.
+///
+/// Nesting: a decoded tree is at most as deep as its request's depth and the codec's nesting
+/// limit, and validation refuses one deeper than
+/// [`MAX_VALIDATION_DEPTH`](crate::validate::MAX_VALIDATION_DEPTH). [`walk`](Self::walk) keeps
+/// its own stack, but dropping, cloning, comparing and printing recurse once per level, so a
+/// tree built by hand tens of thousands of levels deep can exhaust a thread's stack.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ObjectObservation {
     /// The Object at this node.
@@ -44,60 +50,10 @@ impl ObjectObservation {
         }
     }
 
-    /// The Object and the children, taken out. (A tree drops without deep recursion, which
-    /// keeps it from being taken apart by a pattern that moves.)
-    pub fn into_parts(mut self) -> (Object, Option<Vec<Self>>) {
-        let empty = Object {
-            name: Default::default(),
-            description: None,
-            interfaces: Vec::new(),
-            object_ref: None,
-            validator: None,
-        };
-        (
-            std::mem::replace(&mut self.object, empty),
-            self.children.take(),
-        )
-    }
-
     /// How many Objects the tree holds, this node included.
     pub fn object_count(&self) -> usize {
         let mut count = 0;
         self.walk(&mut |_| count += 1);
         count
-    }
-
-    /// Whether this node holds at least one child.
-    fn has_children(&self) -> bool {
-        self.children
-            .as_ref()
-            .is_some_and(|children| !children.is_empty())
-    }
-}
-
-impl Drop for ObjectObservation {
-    /// Drops the tree without recursing once per level, so that a hand-built tree of any depth
-    /// can be dropped.
-    fn drop(&mut self) {
-        // Leaves and nodes whose children are all leaves need nothing more than the default: the
-        // children's own drops end at once. This keeps dropping a wide decoded tree free of
-        // extra work at the leaves.
-        let Some(children) = &mut self.children else {
-            return;
-        };
-        if children.iter().all(|child| !child.has_children()) {
-            return;
-        }
-        // The stack holds lists of children, not nodes, so that nodes are dropped where they
-        // lie instead of being moved. Each list taken off it hands the lists of its nodes'
-        // children to the stack first, so every node's own drop ends at the checks above.
-        let mut stack = vec![std::mem::take(children)];
-        while let Some(mut nodes) = stack.pop() {
-            for node in &mut nodes {
-                if node.has_children() {
-                    stack.extend(node.children.take());
-                }
-            }
-        }
     }
 }

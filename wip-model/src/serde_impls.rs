@@ -139,7 +139,7 @@ wire_form!(
         en::observation(w, tree)
     },
     check_tree,
-    de::observation
+    |d| de::observation(d, de::Level::unbounded())
 );
 wire_form!(
     InterfaceDescriptor,

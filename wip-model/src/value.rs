@@ -3,8 +3,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::deep_drop::{Nested, drop_iteratively};
-
 /// The largest integer a WIP `integer` can hold: 2^53 − 1.
 pub const MAX_SAFE_INTEGER: i64 = 9_007_199_254_740_991;
 /// The smallest integer a WIP `integer` can hold: −(2^53 − 1).
@@ -23,6 +21,12 @@ pub const UNION_VALUE_FIELD: &str = "value";
 /// different values under different types (`2` is `Integer(2)` for an `integer` and
 /// `Number(2.0)` for a `number`; `"AAE="` is a string or two bytes). Convert it with its type
 /// through the descriptor-guided functions of [`json`](crate::json), which apply the wire rules.
+///
+/// Nesting: decoding and the JSON conversions build values at most as deep as the codec's
+/// nesting limit, and validation refuses any deeper than
+/// [`MAX_VALIDATION_DEPTH`](crate::validate::MAX_VALIDATION_DEPTH). Dropping, cloning, comparing
+/// and printing recurse once per level, so a value built by hand tens of thousands of levels
+/// deep can exhaust a thread's stack; one from the wire cannot.
 ///
 /// ```
 /// use wip_model::Value;
@@ -101,35 +105,34 @@ impl Value {
         }
     }
 
-    /// The string of a `String` value, taken out. (`Value` drops deep values without deep
-    /// recursion, which keeps it from being taken apart by a `match` that moves.)
-    pub fn into_string(mut self) -> Option<String> {
-        match &mut self {
-            Self::String(text) => Some(std::mem::take(text)),
+    /// The string of a `String` value, taken out.
+    pub fn into_string(self) -> Option<String> {
+        match self {
+            Self::String(text) => Some(text),
             _ => None,
         }
     }
 
     /// The bytes of a `Bytes` value, taken out.
-    pub fn into_bytes(mut self) -> Option<Vec<u8>> {
-        match &mut self {
-            Self::Bytes(bytes) => Some(std::mem::take(bytes)),
+    pub fn into_bytes(self) -> Option<Vec<u8>> {
+        match self {
+            Self::Bytes(bytes) => Some(bytes),
             _ => None,
         }
     }
 
     /// The members of a `Record` value, taken out.
-    pub fn into_record(mut self) -> Option<BTreeMap<String, Self>> {
-        match &mut self {
-            Self::Record(members) => Some(std::mem::take(members)),
+    pub fn into_record(self) -> Option<BTreeMap<String, Self>> {
+        match self {
+            Self::Record(members) => Some(members),
             _ => None,
         }
     }
 
     /// The items of a `List` value, taken out.
-    pub fn into_list(mut self) -> Option<Vec<Self>> {
-        match &mut self {
-            Self::List(items) => Some(std::mem::take(items)),
+    pub fn into_list(self) -> Option<Vec<Self>> {
+        match self {
+            Self::List(items) => Some(items),
             _ => None,
         }
     }
@@ -156,27 +159,6 @@ impl Value {
             Self::List(items) => Some(items),
             _ => None,
         }
-    }
-}
-
-impl Nested for Value {
-    const EMPTY: Self = Self::Unit;
-
-    /// Calls `visit` on each value directly inside this one: record members and list items.
-    fn parts_mut(&mut self, visit: impl FnMut(&mut Self)) {
-        match self {
-            Self::Record(members) => members.values_mut().for_each(visit),
-            Self::List(items) => items.iter_mut().for_each(visit),
-            _ => {}
-        }
-    }
-}
-
-impl Drop for Value {
-    /// Drops without recursing once per level, so that a hand-built one of any depth can be
-    /// dropped.
-    fn drop(&mut self) {
-        drop_iteratively(self);
     }
 }
 

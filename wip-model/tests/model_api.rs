@@ -284,6 +284,7 @@ fn values_have_small_accessors() {
         },
         children: Some(vec![]),
     };
-    let (object, children) = tree.into_parts();
+    // A tree comes apart by a pattern that moves.
+    let ObjectObservation { object, children } = tree;
     assert_eq!((object.name.as_str(), children), ("a", Some(vec![])));
 }

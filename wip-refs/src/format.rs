@@ -297,7 +297,11 @@ pub(crate) fn is_bare_name_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-')
 }
 
-fn write_scope<W: fmt::Write + ?Sized>(out: &mut W, scope: &Path, quoting: Quoting) -> fmt::Result {
+pub(crate) fn write_scope<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    scope: &Path,
+    quoting: Quoting,
+) -> fmt::Result {
     let scope = scope.as_str();
     if quoting == Quoting::Minimal && is_bare_scope(scope) {
         return out.write_str(scope);
@@ -305,7 +309,11 @@ fn write_scope<W: fmt::Write + ?Sized>(out: &mut W, scope: &Path, quoting: Quoti
     write_quoted(out, scope)
 }
 
-fn write_name<W: fmt::Write + ?Sized>(out: &mut W, name: &str, quoting: Quoting) -> fmt::Result {
+pub(crate) fn write_name<W: fmt::Write + ?Sized>(
+    out: &mut W,
+    name: &str,
+    quoting: Quoting,
+) -> fmt::Result {
     if quoting == Quoting::Minimal && is_bare_name(name) {
         return out.write_str(name);
     }

@@ -35,7 +35,9 @@
 //! [`parse_interface`], [`parse_reference`]), which turns text into an
 //! [`InterfaceReference`](wip_model::InterfaceReference)
 //! and an operation name. Requests are built from those structured values; nothing ever
-//! re-parses rendered text.
+//! re-parses rendered text. An [`OperationPattern`] ([`parse_operation_pattern`]) is the
+//! complete operation notation where the interface name or the operation may be a bare `*`
+//! (`/::issue.read#*`, `/projects/wip::*#*`), as an operator's policy names operations.
 //!
 //! # The safe escape
 //!
@@ -92,6 +94,7 @@ mod format;
 mod fuzz;
 mod literal;
 mod parse;
+mod pattern;
 
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
@@ -108,3 +111,4 @@ pub use parse::{
     OperationRef, ParseError, ParseErrorKind, ParsedReference, parse_interface, parse_operation,
     parse_reference,
 };
+pub use pattern::{OperationPattern, parse_operation_pattern};

@@ -112,6 +112,12 @@ pub enum ParseErrorKind {
     /// An operation name was due after `#`, bare or quoted.
     #[error("expected an operation name")]
     OperationName,
+    /// In an operation pattern, an interface name or a bare `*` was due.
+    #[error("expected an interface name or *")]
+    InterfaceNameOrAny,
+    /// In an operation pattern, an operation name or a bare `*` was due after `#`.
+    #[error("expected an operation name or *")]
+    OperationNameOrAny,
     /// The text was due to end: nothing follows a complete reference, not even whitespace.
     #[error("expected the end of the reference")]
     End,
@@ -179,12 +185,7 @@ pub enum ParseErrorKind {
 pub fn parse_operation(text: &str, context: Option<&Path>) -> Result<OperationRef, ParseError> {
     let (interface, operation) = parse(text, context, Operation::Required)?;
     let Some(operation) = operation else {
-        // `Operation::Required` only succeeds with an operation; report it as the missing '#'.
-        return Err(error_at(
-            text,
-            text.len(),
-            ParseErrorKind::OperationSeparator,
-        ));
+        return Err(missing_operation(text));
     };
     Ok(OperationRef {
         interface,
@@ -245,9 +246,15 @@ pub(crate) fn unquote(text: &str) -> Option<String> {
     }
 }
 
+/// The error for a `text` read with [`Operation::Required`] that came back without an
+/// operation: that parse only succeeds with one, so this reports the missing `#`.
+pub(crate) fn missing_operation(text: &str) -> ParseError {
+    error_at(text, text.len(), ParseErrorKind::OperationSeparator)
+}
+
 /// Whether the notation must, may or must not end with `#operation`.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Operation {
+pub(crate) enum Operation {
     Required,
     Optional,
     Forbidden,
@@ -284,6 +291,26 @@ impl<'a> nom::error::ParseError<&'a str> for Failure<'a> {
 
 type Res<'a, T> = IResult<&'a str, T, Failure<'a>>;
 
+/// Whether a bare `*` may stand for every interface name or every operation name.
+///
+/// Only operation patterns ([`crate::OperationPattern`]) accept it. `*` is not a bare name
+/// character, so in the notation a name that is the string `*` is always quoted (`"*"`), and a
+/// bare `*` can mean nothing else.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wildcards {
+    Refused,
+    Accepted,
+}
+
+/// A notation as read: the interface and the operation, and which of the two names were a bare
+/// `*` (then the name holds `*`; only with [`Wildcards::Accepted`]).
+pub(crate) struct Written {
+    pub(crate) interface: InterfaceReference,
+    pub(crate) any_name: bool,
+    pub(crate) operation: Option<String>,
+    pub(crate) any_operation: bool,
+}
+
 /// One scope or name as written: where it starts, its value, and whether it was quoted.
 struct Component<'a> {
     at: &'a str,
@@ -291,12 +318,30 @@ struct Component<'a> {
     quoted: bool,
 }
 
+impl Component<'_> {
+    /// A bare `*`, which only [`Wildcards::Accepted`] reads.
+    fn is_any(&self) -> bool {
+        !self.quoted && self.value == "*"
+    }
+}
+
 fn parse(
     text: &str,
     context: Option<&Path>,
     operation: Operation,
 ) -> Result<(InterfaceReference, Option<String>), ParseError> {
-    notation(text, context, operation).map_err(|failure| {
+    let written = parse_written(text, context, operation, Wildcards::Refused)?;
+    Ok((written.interface, written.operation))
+}
+
+/// Reads the notation, with bare `*` names where `wildcards` accepts them.
+pub(crate) fn parse_written(
+    text: &str,
+    context: Option<&Path>,
+    operation: Operation,
+    wildcards: Wildcards,
+) -> Result<Written, ParseError> {
+    notation(text, context, operation, wildcards).map_err(|failure| {
         let kind = failure.kind.unwrap_or(ParseErrorKind::End);
         error_at(text, text.len() - failure.at.len(), kind)
     })
@@ -306,22 +351,32 @@ fn notation<'a>(
     text: &'a str,
     context: Option<&Path>,
     operation: Operation,
-) -> Result<(InterfaceReference, Option<String>), Failure<'a>> {
+    wildcards: Wildcards,
+) -> Result<Written, Failure<'a>> {
     let first_kind = match context {
         Some(_) => ParseErrorKind::ScopeOrInterfaceName,
         None => ParseErrorKind::Scope,
     };
+    let (name_kind, operation_kind) = match wildcards {
+        Wildcards::Refused => (ParseErrorKind::InterfaceName, ParseErrorKind::OperationName),
+        Wildcards::Accepted => (
+            ParseErrorKind::InterfaceNameOrAny,
+            ParseErrorKind::OperationNameOrAny,
+        ),
+    };
     // A bare scope uses a superset of the bare name characters, so the first component is read
-    // as a possible scope; the `::` after it, outside quotes, decides what it was.
-    let (rest, first) = finish(component(text, is_bare_scope_char, first_kind))?;
+    // as a possible scope; the `::` after it, outside quotes, decides what it was. A scope is
+    // never a wildcard.
+    let (rest, first) = finish(component(
+        text,
+        is_bare_scope_char,
+        first_kind,
+        Wildcards::Refused,
+    ))?;
     let (rest, scope, name) = match tag::<_, _, Failure<'a>>("::").parse(rest) {
         Ok((rest, _)) => {
             let scope = scope_path(&first)?;
-            let (rest, name) = finish(component(
-                rest,
-                is_bare_name_char,
-                ParseErrorKind::InterfaceName,
-            ))?;
+            let (rest, name) = finish(component(rest, is_bare_name_char, name_kind, wildcards))?;
             (rest, scope, name)
         }
         Err(_) => {
@@ -335,12 +390,19 @@ fn notation<'a>(
             (rest, context.clone(), first)
         }
     };
+    let any_name = name.is_any();
     let name = InterfaceName::new(name.value)
         .map_err(|_| Failure::new(name.at, ParseErrorKind::NonEmptyInterfaceName))?;
     let interface = InterfaceReference::new(scope, name);
+    let written = |operation: Option<Component<'_>>| Written {
+        interface,
+        any_name,
+        any_operation: operation.as_ref().is_some_and(Component::is_any),
+        operation: operation.map(|operation| operation.value.into_owned()),
+    };
 
     let after_name = match (operation, rest.is_empty()) {
-        (Operation::Forbidden | Operation::Optional, true) => return Ok((interface, None)),
+        (Operation::Forbidden | Operation::Optional, true) => return Ok(written(None)),
         (Operation::Forbidden, false) => return Err(Failure::new(rest, ParseErrorKind::End)),
         (Operation::Optional, false) => ParseErrorKind::OperationSeparatorOrEnd,
         (Operation::Required, _) => ParseErrorKind::OperationSeparator,
@@ -349,20 +411,33 @@ fn notation<'a>(
     let (rest, operation) = finish(component(
         rest,
         is_bare_name_char,
-        ParseErrorKind::OperationName,
+        operation_kind,
+        wildcards,
     ))?;
     if !rest.is_empty() {
         return Err(Failure::new(rest, ParseErrorKind::End));
     }
-    Ok((interface, Some(operation.value.into_owned())))
+    Ok(written(Some(operation)))
 }
 
-/// A quoted component, or a non-empty run of the bare characters `bare` allows.
+/// A quoted component, or a non-empty run of the bare characters `bare` allows, or (where
+/// `wildcards` accepts it) a bare `*`.
 fn component<'a>(
     input: &'a str,
     bare: fn(char) -> bool,
     kind: ParseErrorKind,
+    wildcards: Wildcards,
 ) -> Res<'a, Component<'a>> {
+    if wildcards == Wildcards::Accepted
+        && let Some(rest) = input.strip_prefix('*')
+    {
+        let any = Component {
+            at: input,
+            value: Cow::Borrowed("*"),
+            quoted: false,
+        };
+        return Ok((rest, any));
+    }
     let quoted_value = quoted.map(|value| (Cow::Owned(value), true));
     let bare_value = take_while1(bare).map(|value| (Cow::Borrowed(value), false));
     let (rest, (value, quoted)) = expect(alt((quoted_value, bare_value)), kind).parse(input)?;

@@ -216,12 +216,10 @@ async fn crawl_unexplored(
             .is_some_and(|known| known.object.is_some());
         (space.unexplored(scope), scope_held)
     });
-    let budget = CrawlBudget {
-        max_objects: usize::MAX,
-        max_requests: request.crawl_budget,
-        deadline: request.deadline,
-        ..CrawlBudget::default()
-    };
+    let mut budget = CrawlBudget::default();
+    budget.max_objects = usize::MAX;
+    budget.max_requests = request.crawl_budget;
+    budget.deadline = request.deadline;
     let report = client.crawl_from(frontier, budget).await;
     if !scope_held && let Some((_, error)) = report.failures.iter().find(|(at, _)| at == scope) {
         return Err(retrieval_error(error.clone()));

@@ -1,12 +1,17 @@
-//! The three tools' definitions as plain data: names, titles, descriptions, input JSON Schemas
-//! and behaviour annotations, in a fixed order, for an MCP server or a provider's tool list.
+//! The tools' definitions as plain data: names, titles, descriptions, input JSON Schemas and
+//! behaviour annotations, in a fixed order, for an MCP server or a provider's tool list; which
+//! tools there are follows the operator's policy.
+
+use std::fmt::Write;
 
 use serde_json::{Value, json};
+
+use crate::policy::Policy;
 
 /// One tool's definition, in the shape MCP's `tools/list` uses.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolDefinition {
-    /// The tool's name: `discover`, `inspect` or `invoke`.
+    /// The tool's name: `discover`, `inspect`, `read` or `invoke`.
     pub name: &'static str,
     /// A short human-readable title.
     pub title: &'static str,
@@ -35,7 +40,13 @@ impl ToolDefinition {
 
 const CURSOR: &str = "Only to read the rest of a truncated result: the cursor it gave, with the same other arguments. Nothing runs again.";
 
-/// discover, inspect and invoke, in that order.
+/// The operation argument of invoke: what it takes.
+const OPERATION: &str = "The complete notation from inspect (such as /::issue.lifecycle#close), or a bare operation name declared by exactly one interface of the target.";
+
+/// How many of the policy's read patterns the read tool's schema lists; the rest are counted.
+const LISTED_READS: usize = 32;
+
+/// discover, inspect and invoke, in that order: the tools without a policy.
 ///
 /// `invoke`'s `input` depends on the operation, so its schema is an open object: the tool
 /// converts and validates `input` against the operation's descriptor itself and answers with the
@@ -46,56 +57,126 @@ const CURSOR: &str = "Only to read the rest of a truncated result: the cursor it
 /// assert_eq!(names, ["discover", "inspect", "invoke"]);
 /// ```
 pub fn tool_definitions() -> Vec<ToolDefinition> {
-    vec![
-        ToolDefinition {
-            name: "discover",
-            title: "Discover entries",
-            description: "Find entries (Objects) of the Worldspace under a scope by their names, descriptions and paths, best first; an empty query lists them. Unexplored parts of the scope are crawled first within a budget, and the result says how much was covered. Not a content search: where an Object offers a search operation, the result points at it.",
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "scope": {"type": "string", "description": "A canonical absolute path to search under, such as \"/\" or \"/issues\"."},
-                    "query": {"type": "string", "description": "Words to rank entries by; empty lists the scope."},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "At most this many entries (default 10)."},
-                    "cursor": {"type": "string", "description": "The cursor a previous discover with the same scope and query gave, for the next entries."}
-                },
-                "required": ["scope"],
-                "additionalProperties": false
-            }),
-            annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
+    tool_definitions_for(&Policy::default())
+}
+
+/// The tools under `policy`, in [`Policy::tools`]' order: discover and inspect; `read`, which
+/// runs only the operations `reads` lists and is marked read-only and idempotent, when `reads`
+/// has patterns; and `invoke`, marked destructive, unless in read-only mode.
+///
+/// `read` takes the same arguments as `invoke`; its `operation` argument lists the read
+/// patterns (the first 32, and how many more), so a model knows what it may run.
+///
+/// ```
+/// use wip_refs::parse_operation_pattern;
+/// use wip_tools::{PatternList, Policy, tool_definitions_for};
+///
+/// let mut policy = Policy::default();
+/// policy.add_pattern(PatternList::Reads, parse_operation_pattern("/::issue.read#*")?, "--reads");
+/// let names: Vec<_> = tool_definitions_for(&policy).iter().map(|tool| tool.name).collect();
+/// assert_eq!(names, ["discover", "inspect", "read", "invoke"]);
+///
+/// policy.set_read_only("--read-only");
+/// let names: Vec<_> = tool_definitions_for(&policy).iter().map(|tool| tool.name).collect();
+/// assert_eq!(names, ["discover", "inspect", "read"]);
+/// # Ok::<(), wip_refs::ParseError>(())
+/// ```
+pub fn tool_definitions_for(policy: &Policy) -> Vec<ToolDefinition> {
+    policy
+        .tools()
+        .into_iter()
+        .map(|name| match name {
+            "discover" => discover(),
+            "inspect" => inspect(),
+            "read" => read(policy),
+            _ => invoke(),
+        })
+        .collect()
+}
+
+fn discover() -> ToolDefinition {
+    ToolDefinition {
+        name: "discover",
+        title: "Discover entries",
+        description: "Find entries (Objects) of the Worldspace under a scope by their names, descriptions and paths, best first; an empty query lists them. Unexplored parts of the scope are crawled first within a budget, and the result says how much was covered. Not a content search: where an Object offers a search operation, the result points at it.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "scope": {"type": "string", "description": "A canonical absolute path to search under, such as \"/\" or \"/issues\"."},
+                "query": {"type": "string", "description": "Words to rank entries by; empty lists the scope."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "At most this many entries (default 10)."},
+                "cursor": {"type": "string", "description": "The cursor a previous discover with the same scope and query gave, for the next entries."}
+            },
+            "required": ["scope"],
+            "additionalProperties": false
+        }),
+        annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
+    }
+}
+
+fn inspect() -> ToolDefinition {
+    ToolDefinition {
+        name: "inspect",
+        title: "Inspect an entry",
+        description: "Show what can be done with an entry: its Object signature, then the signature of every interface it exposes, each followed by the complete notation of its operations (such as /::issue.lifecycle#close) for invoke.",
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "target": {"type": "string", "description": "The entry: a canonical absolute path such as \"/issues/1\"."},
+                "details": {"type": "boolean", "description": "Also show long documentation details (default false)."},
+                "cursor": {"type": "string", "description": CURSOR}
+            },
+            "required": ["target"],
+            "additionalProperties": false
+        }),
+        annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
+    }
+}
+
+fn invoke() -> ToolDefinition {
+    ToolDefinition {
+        name: "invoke",
+        title: "Invoke an operation",
+        description: "Run one operation of an entry, once. operation is the complete notation from inspect, or a bare name that exactly one interface of the entry declares. input is an object of named fields ({} for none), checked against the operation's signature before anything is sent. The result gives the value as JSON, the entries found in it, and whether the entry changed.",
+        input_schema: call_schema(OPERATION),
+        annotations: json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}),
+    }
+}
+
+fn read(policy: &Policy) -> ToolDefinition {
+    let mut operation = String::from(
+        "One of the operations the operator lists as reads, where * stands for every name:",
+    );
+    for pattern in policy.reads().take(LISTED_READS) {
+        // Writing into a String cannot fail.
+        let _ = write!(operation, " {pattern}");
+    }
+    let more = policy.reads().len().saturating_sub(LISTED_READS);
+    if more > 0 {
+        let _ = write!(operation, " and {more} more");
+    }
+    operation.push_str(". ");
+    operation.push_str(OPERATION);
+    ToolDefinition {
+        name: "read",
+        title: "Read with an operation",
+        description: "Run one operation the operator has stated is a read, once: the operation argument lists them. Same arguments and result as invoke; any other operation is refused before anything is sent.",
+        input_schema: call_schema(&operation),
+        annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
+    }
+}
+
+/// The arguments of invoke and read, `operation` described as `operation`.
+fn call_schema(operation: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "target": {"type": "string", "description": "The entry: a canonical absolute path such as \"/issues/1\"."},
+            "operation": {"type": "string", "description": operation},
+            "input": {"type": "object", "description": "The operation's named fields as JSON ({} when it takes none)."},
+            "cursor": {"type": "string", "description": CURSOR}
         },
-        ToolDefinition {
-            name: "inspect",
-            title: "Inspect an entry",
-            description: "Show what can be done with an entry: its Object signature, then the signature of every interface it exposes, each followed by the complete notation of its operations (such as /::issue.lifecycle#close) for invoke.",
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "target": {"type": "string", "description": "The entry: a canonical absolute path such as \"/issues/1\"."},
-                    "details": {"type": "boolean", "description": "Also show long documentation details (default false)."},
-                    "cursor": {"type": "string", "description": CURSOR}
-                },
-                "required": ["target"],
-                "additionalProperties": false
-            }),
-            annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
-        },
-        ToolDefinition {
-            name: "invoke",
-            title: "Invoke an operation",
-            description: "Run one operation of an entry, once. operation is the complete notation from inspect, or a bare name that exactly one interface of the entry declares. input is an object of named fields ({} for none), checked against the operation's signature before anything is sent. The result gives the value as JSON, the entries found in it, and whether the entry changed.",
-            input_schema: json!({
-                "type": "object",
-                "properties": {
-                    "target": {"type": "string", "description": "The entry: a canonical absolute path such as \"/issues/1\"."},
-                    "operation": {"type": "string", "description": "The complete notation from inspect (such as /::issue.lifecycle#close), or a bare operation name declared by exactly one interface of the target."},
-                    "input": {"type": "object", "description": "The operation's named fields as JSON ({} when it takes none)."},
-                    "cursor": {"type": "string", "description": CURSOR}
-                },
-                "required": ["target", "operation", "input"],
-                "additionalProperties": false
-            }),
-            annotations: json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}),
-        },
-    ]
+        "required": ["target", "operation", "input"],
+        "additionalProperties": false
+    })
 }

@@ -4,19 +4,18 @@
 
 use std::fmt::Write;
 
-use wip_model::codec::DecodeError;
+use wip_model::FetchInterfaceResponse;
 use wip_model::json::{arguments_from_serde, value_to_serde};
-use wip_model::{FetchInterfaceResponse, InterfaceReference};
-use wip_model::{
-    FoundEntry, ObjectObservation, OperationDeclaration, Path, ValidDescriptor, Validator, Value,
-};
-use wip_refs::{OperationNotation, OperationRef, Quoted, SignatureRef, parse_operation};
-use wip_textview::{ObjectSignature, OperationSignature};
+use wip_model::{FoundEntry, ObjectObservation, OperationDeclaration, Path, Validator, Value};
+use wip_refs::{OperationRef, Quoted};
+use wip_textview::ObjectSignature;
 
 use crate::deadline::Bounded;
 use crate::failure::{OUTCOME_UNKNOWN_STEP, write_protocol_error, write_worldspace_error};
 use crate::inspect::{parse_target, unknown_target};
 use crate::output::{ToolOutput, Writer, write_json};
+use crate::policy::{Refusal, Via, refused};
+use crate::resolve::{Resolved, invalid_input, located};
 use crate::tools::{Tools, failure};
 use crate::worldspace::{Call, CallOutcome, CallSuccess, Worldspace, WorldspaceError};
 
@@ -56,6 +55,8 @@ pub enum InvokeOutcome {
         /// What happened (the Host's `operation_outcome_unknown`, a timeout, a disconnect...).
         reason: String,
     },
+    /// The operator's policy refused the call ([`Tools::with_policy`]); nothing was sent.
+    Refused(Refusal),
 }
 
 /// A call that ran, as data.
@@ -97,20 +98,20 @@ pub struct InvokeReport {
 }
 
 /// Why an invoke stopped: the model's text and the outcome it reports.
-struct Stopped {
-    output: ToolOutput,
-    outcome: InvokeOutcome,
+pub(crate) struct Stopped {
+    pub(crate) output: ToolOutput,
+    pub(crate) outcome: InvokeOutcome,
 }
 
 impl Stopped {
-    fn rejected(argument: &'static str, output: ToolOutput) -> Self {
+    pub(crate) fn rejected(argument: &'static str, output: ToolOutput) -> Self {
         Self {
             output,
             outcome: InvokeOutcome::Rejected { argument },
         }
     }
 
-    fn failed(error: WorldspaceError, output: ToolOutput) -> Self {
+    pub(crate) fn failed(error: WorldspaceError, output: ToolOutput) -> Self {
         Self {
             output,
             outcome: InvokeOutcome::Failed(error),
@@ -118,34 +119,24 @@ impl Stopped {
     }
 }
 
-/// The operation invoke settled on.
-struct Resolved {
-    fetched: FetchInterfaceResponse,
-    declaration: OperationDeclaration,
-}
-
-impl Resolved {
-    fn notation(&self) -> OperationNotation<'_> {
-        OperationNotation::new(&self.fetched.interface, &self.declaration.name)
-    }
-
-    fn descriptor(&self) -> &ValidDescriptor {
-        &self.fetched.descriptor
-    }
-}
-
-/// The key a truncated invoke's rest is kept under.
-fn owner(target: &str, operation: &str) -> String {
-    format!("invoke\0{target}\0{operation}")
+/// The key a truncated invoke's or read's rest is kept under.
+fn owner(via: Via, target: &str, operation: &str) -> String {
+    format!("{}\0{target}\0{operation}", via.tool())
 }
 
 impl<W: Worldspace> Tools<W> {
     /// Runs `invoke`: never panics, never retries; every failure is an output with `is_error`.
     pub async fn invoke(&self, input: &InvokeInput) -> ToolOutput {
+        self.run_call_tool(Via::Invoke, input).await
+    }
+
+    /// Runs `invoke` or `read` (the rest of a truncated output when there is a cursor).
+    pub(crate) async fn run_call_tool(&self, via: Via, input: &InvokeInput) -> ToolOutput {
+        let owner = owner(via, &input.target, &input.operation);
         if let Some(cursor) = &input.cursor {
-            return self.continuation(cursor, &owner(&input.target, &input.operation), "invoke");
+            return self.continuation(cursor, &owner, via.tool());
         }
-        self.invoke_report(&input.target, &input.operation, &input.input)
+        self.report_via(via, &input.target, &input.operation, &input.input)
             .await
             .output
     }
@@ -197,12 +188,22 @@ impl<W: Worldspace> Tools<W> {
         operation: &str,
         input: &serde_json::Value,
     ) -> InvokeReport {
+        self.report_via(Via::Invoke, target, operation, input).await
+    }
+
+    async fn report_via(
+        &self,
+        via: Via,
+        target: &str,
+        operation: &str,
+        input: &serde_json::Value,
+    ) -> InvokeReport {
         match self
-            .run_invoke(&self.bounded(), target, operation, input)
+            .run_invoke(&self.bounded(), via, target, operation, input)
             .await
         {
             Ok((text, success)) => InvokeReport {
-                output: self.finish(text, false, &owner(target, operation), "invoke"),
+                output: self.finish(text, false, &owner(via, target, operation), via.tool()),
                 outcome: InvokeOutcome::Success(Box::new(success)),
             },
             Err(Stopped { output, outcome }) => InvokeReport { output, outcome },
@@ -256,11 +257,24 @@ impl<W: Worldspace> Tools<W> {
     async fn run_invoke(
         &self,
         ws: &Bounded<'_, W>,
+        via: Via,
         target: &str,
         operation: &str,
         input: &serde_json::Value,
     ) -> Result<(String, InvokeSuccess), Stopped> {
         let (target, observation, resolved) = self.locate(ws, target, operation).await?;
+        // The policy sees the canonical target and the operation a bare name resolved to.
+        let named = OperationRef::new(
+            resolved.fetched.interface.clone(),
+            resolved.declaration.name.to_string(),
+        );
+        if let Err(refusal) = self.policy.check(&target, &named, via) {
+            let output = refused(&target, &named, &refusal);
+            return Err(Stopped {
+                output,
+                outcome: InvokeOutcome::Refused(refusal),
+            });
+        }
         if !input.is_object() {
             return Err(Stopped::rejected(
                 "input",
@@ -334,137 +348,6 @@ impl<W: Worldspace> Tools<W> {
                     outcome: InvokeOutcome::OutcomeUnknown { reason },
                 })
             }
-        }
-    }
-
-    /// Finds the one operation `text` names among the target's interfaces.
-    async fn resolve_operation(
-        &self,
-        ws: &Bounded<'_, W>,
-        target: &Path,
-        observation: &ObjectObservation,
-        text: &str,
-    ) -> Result<Resolved, Stopped> {
-        let interfaces = &observation.object.interfaces;
-        if let Ok(named) = parse_operation(text, None) {
-            if !interfaces.contains(&named.interface) {
-                let mut candidates = Vec::new();
-                for reference in interfaces {
-                    candidates.extend(self.declared(ws, reference).await);
-                }
-                return Err(unknown_operation(
-                    target,
-                    &format!(
-                        "{} is not one of the target's interfaces",
-                        SignatureRef(&named.interface)
-                    ),
-                    &candidates,
-                ));
-            }
-            let fetched = self.fetch(ws, &named.interface).await?;
-            let Some(declaration) = fetched.descriptor.operation(&named.operation).cloned() else {
-                let candidates = operations_of(&fetched);
-                return Err(unknown_operation(
-                    target,
-                    &format!(
-                        "{} declares no operation {}",
-                        SignatureRef(&named.interface),
-                        Quoted(&named.operation)
-                    ),
-                    &candidates,
-                ));
-            };
-            return Ok(Resolved {
-                fetched,
-                declaration,
-            });
-        }
-        // Not a complete notation: a bare name, or a scope-omitted form that is refused.
-        let mut fetched_all = Vec::new();
-        for reference in interfaces {
-            fetched_all.push(self.fetch(ws, reference).await?);
-        }
-        let all: Vec<OperationRef> = fetched_all.iter().flat_map(operations_of).collect();
-        if let Ok(omitted) = parse_operation(text, Some(&Path::root())) {
-            let same_name: Vec<OperationRef> = all
-                .iter()
-                .filter(|candidate| {
-                    candidate.interface.name() == omitted.interface.name()
-                        && candidate.operation == omitted.operation
-                })
-                .cloned()
-                .collect();
-            let candidates = if same_name.is_empty() { all } else { same_name };
-            return Err(refusal(
-                target,
-                &format!(
-                    "{} leaves out the interface's scope; no scope is ever inferred. Use the complete notation",
-                    Quoted(text)
-                ),
-                &candidates,
-            ));
-        }
-        let mut matching = fetched_all.into_iter().filter_map(|fetched| {
-            let declaration = fetched.descriptor.operation(text).cloned()?;
-            Some(Resolved {
-                fetched,
-                declaration,
-            })
-        });
-        let Some(first) = matching.next() else {
-            return Err(unknown_operation(
-                target,
-                &format!("no interface of the target declares {}", Quoted(text)),
-                &all,
-            ));
-        };
-        let rest: Vec<Resolved> = matching.collect();
-        if rest.is_empty() {
-            return Ok(first);
-        }
-        let candidates: Vec<OperationRef> = std::iter::once(&first)
-            .chain(rest.iter())
-            .map(|resolved| {
-                OperationRef::new(
-                    resolved.fetched.interface.clone(),
-                    resolved.declaration.name.to_string(),
-                )
-            })
-            .collect();
-        Err(refusal(
-            target,
-            &format!(
-                "{} is ambiguous: {} interfaces of the target declare it. Use the complete notation",
-                Quoted(text),
-                candidates.len()
-            ),
-            &candidates,
-        ))
-    }
-
-    async fn fetch(
-        &self,
-        ws: &Bounded<'_, W>,
-        reference: &InterfaceReference,
-    ) -> Result<FetchInterfaceResponse, Stopped> {
-        ws.fetch_interface(reference).await.map_err(|error| {
-            let output = failure(|out| {
-                let what = format!("fetching interface {}", SignatureRef(reference));
-                write_worldspace_error(out, &what, &error)
-            });
-            Stopped::failed(error, output)
-        })
-    }
-
-    /// The operations of `reference`, or none when it cannot be fetched.
-    async fn declared(
-        &self,
-        ws: &Bounded<'_, W>,
-        reference: &InterfaceReference,
-    ) -> Vec<OperationRef> {
-        match ws.fetch_interface(reference).await {
-            Ok(fetched) => operations_of(&fetched),
-            Err(_) => Vec::new(),
         }
     }
 
@@ -562,71 +445,4 @@ impl<W: Worldspace> Tools<W> {
         };
         (out.into_text(), report)
     }
-}
-
-fn operations_of(fetched: &FetchInterfaceResponse) -> Vec<OperationRef> {
-    fetched
-        .descriptor
-        .operations
-        .iter()
-        .map(|operation| OperationRef::new(fetched.interface.clone(), operation.name.to_string()))
-        .collect()
-}
-
-/// `(input.path, what was expected and found)` of a conversion error.
-fn located(error: &DecodeError) -> (String, String) {
-    match error {
-        DecodeError::Invalid(error) => {
-            let location = error.location.to_string();
-            let at = match location.strip_prefix("arguments") {
-                Some(rest) => format!("input{rest}"),
-                None if location.is_empty() => "input".to_owned(),
-                None => format!("input.{location}"),
-            };
-            (at, error.kind.to_string())
-        }
-        other => ("input".to_owned(), other.to_string()),
-    }
-}
-
-fn invalid_input(resolved: &Resolved, at: &str, message: &str) -> ToolOutput {
-    failure(|out| {
-        writeln!(out, "error: invalid input at {at}: {message}")?;
-        write!(out, "signature of {}: ", resolved.notation())?;
-        OperationSignature::new(&resolved.declaration).write_to(out)?;
-        out.write_char('\n')?;
-        writeln!(
-            out,
-            "next: Nothing was sent. Correct the input to match the signature and invoke again."
-        )
-    })
-}
-
-fn unknown_operation(target: &Path, message: &str, candidates: &[OperationRef]) -> Stopped {
-    refusal(target, &format!("unknown operation: {message}"), candidates)
-}
-
-/// A refusal of the `operation` argument, with the complete candidates.
-fn refusal(target: &Path, message: &str, candidates: &[OperationRef]) -> Stopped {
-    let output = failure(|out| {
-        writeln!(out, "error: {message}; nothing was sent.")?;
-        if candidates.is_empty() {
-            writeln!(
-                out,
-                "the target {} declares no operations.",
-                Quoted(target.as_str())
-            )?;
-        } else {
-            write!(out, "operations of {}:", Quoted(target.as_str()))?;
-            for candidate in candidates {
-                write!(out, " {}", candidate.notation())?;
-            }
-            out.write_char('\n')?;
-        }
-        writeln!(
-            out,
-            "next: Invoke again with one of these complete notations."
-        )
-    });
-    Stopped::rejected("operation", output)
 }

@@ -88,18 +88,21 @@ pub mod fake;
 mod inspect;
 mod invoke;
 mod output;
+mod policy;
+mod resolve;
 pub mod schema;
 mod tools;
 mod worldspace;
 
 pub use budget::{MIN_OUTPUT_TOKENS, estimate_tokens};
 pub use cursors::Cursors;
-pub use definitions::{ToolDefinition, tool_definitions};
+pub use definitions::{ToolDefinition, tool_definitions, tool_definitions_for};
 pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
 pub use failure::next_step;
 pub use inspect::{InspectInput, InspectOutcome, InspectReport, Inspection};
 pub use invoke::{FoundOperation, InvokeInput, InvokeOutcome, InvokeReport, InvokeSuccess};
 pub use output::{DATA_NOTICE, ToolOutput, ToolsConfig};
+pub use policy::{PatternList, Policy, Refusal, Stated, TargetList, Via};
 pub use tools::Tools;
 pub use worldspace::{
     Call, CallOutcome, CallSuccess, Coverage, SearchHit, SearchPage, SearchRequest, Worldspace,

@@ -1,5 +1,5 @@
-//! The three tools over one [`Worldspace`], with their configuration and the store of cut
-//! outputs' rests.
+//! The tools over one [`Worldspace`], with their configuration, the operator's policy and the
+//! store of cut outputs' rests.
 
 use std::fmt::{self, Write};
 
@@ -9,9 +9,11 @@ use crate::discover::DiscoverInput;
 use crate::inspect::InspectInput;
 use crate::invoke::InvokeInput;
 use crate::output::{ToolOutput, ToolsConfig, Writer, cap_text};
+use crate::policy::{Policy, Via};
 use crate::worldspace::Worldspace;
 
-/// discover, inspect and invoke over a [`Worldspace`].
+/// discover, inspect and invoke over a [`Worldspace`], and `read` under a [`Policy`] that
+/// names reads.
 ///
 /// Every tool returns a [`ToolOutput`]; none panics, and a failure is an output with `is_error`
 /// set whose text says what went wrong and what to do next.
@@ -23,6 +25,7 @@ use crate::worldspace::Worldspace;
 pub struct Tools<W> {
     pub(crate) worldspace: W,
     pub(crate) config: ToolsConfig,
+    pub(crate) policy: Policy,
     cursors: Cursors,
 }
 
@@ -37,8 +40,21 @@ impl<W: Worldspace> Tools<W> {
         Self {
             worldspace,
             config,
+            policy: Policy::default(),
             cursors: Cursors::new(),
         }
+    }
+
+    /// The same tools under `policy`, which every call (invoke, read, and the call binding's
+    /// calls, which are invokes) is checked against before anything is sent.
+    pub fn with_policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The operator's policy the tools run under.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
     }
 
     /// The Worldspace the tools run on.
@@ -80,31 +96,34 @@ impl<W: Worldspace> Tools<W> {
         Tools {
             worldspace: &self.worldspace,
             config: self.config,
+            policy: self.policy.clone(),
             cursors: cursors.clone(),
         }
     }
 
     /// Runs the tool `name` with `arguments` as a tool call carries them (a JSON object that
-    /// follows the tool's input schema, see [`tool_definitions`](crate::tool_definitions)).
+    /// follows the tool's input schema, see [`tool_definitions_for`](crate::tool_definitions_for)).
     ///
-    /// An unknown tool or arguments that do not follow the schema are failures with `is_error`.
-    /// One leniency: an `invoke` without `input` runs with `{}`, as models often leave an empty
-    /// input out.
+    /// The tools are those [`Policy::tools`] lists: `read` only under a policy that names reads,
+    /// and `invoke` not in read-only mode. An unknown tool or arguments that do not follow the
+    /// schema are failures with `is_error`. One leniency: an `invoke` or `read` without `input`
+    /// runs with `{}`, as models often leave an empty input out.
     pub async fn call_tool(&self, name: &str, arguments: &serde_json::Value) -> ToolOutput {
         let Some(members) = arguments.as_object() else {
             return input_error("arguments", "expected a JSON object of named arguments");
         };
         let text = |field: &str| members.get(field).and_then(serde_json::Value::as_str);
+        let tools = self.policy.tools();
+        if !tools.contains(&name) {
+            return input_error(
+                "name",
+                &format!("unknown tool: the tools are {}", tools.join(", ")),
+            );
+        }
         let known: &[&str] = match name {
             "discover" => &["scope", "query", "limit", "cursor"],
             "inspect" => &["target", "details", "cursor"],
-            "invoke" => &["target", "operation", "input", "cursor"],
-            _ => {
-                return input_error(
-                    "name",
-                    "unknown tool: the tools are discover, inspect and invoke",
-                );
-            }
+            _ => &["target", "operation", "input", "cursor"],
         };
         if let Some(unknown) = members.keys().find(|key| !known.contains(&key.as_str())) {
             return input_error(
@@ -162,7 +181,12 @@ impl<W: Worldspace> Tools<W> {
                 .await
             }
             _ => {
-                self.invoke(&InvokeInput {
+                let via = if name == "read" {
+                    Via::Read
+                } else {
+                    Via::Invoke
+                };
+                let input = InvokeInput {
                     target: owned("target"),
                     operation: owned("operation"),
                     input: members
@@ -170,8 +194,8 @@ impl<W: Worldspace> Tools<W> {
                         .cloned()
                         .unwrap_or_else(|| serde_json::Value::Object(Default::default())),
                     cursor,
-                })
-                .await
+                };
+                self.run_call_tool(via, &input).await
             }
         }
     }

@@ -34,8 +34,7 @@ fn tools_for(server: &DemoServer) -> Tools<Client> {
     };
     let transport =
         HttpTransport::new(endpoint, HttpOptions::default()).expect("an http transport");
-    let client = Client::new(Arc::new(transport), session, ClientOptions::default())
-        .expect("the default limits are non-zero");
+    let client = Client::new(Arc::new(transport), session, ClientOptions::default());
     Tools::new(client)
 }
 

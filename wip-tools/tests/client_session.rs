@@ -24,14 +24,10 @@ async fn server_with(options: DemoOptions) -> DemoServer {
 /// The tools over a new client, with a Known Space of its own, on the demo's endpoint.
 fn agent(server: &DemoServer, name: &str, config: ToolsConfig) -> Tools<Client> {
     let endpoint = Endpoint::parse(&server.endpoint()).expect("the demo's endpoint parses");
-    let session = Session {
-        endpoint: endpoint.to_string(),
-        security_context: name.to_owned(),
-    };
+    let session = Session::new(&endpoint, name.to_owned());
     let transport =
         HttpTransport::new(endpoint, HttpOptions::default()).expect("an http transport");
-    let client = Client::new(Arc::new(transport), session, ClientOptions::default())
-        .expect("the default limits are non-zero");
+    let client = Client::new(Arc::new(transport), session, ClientOptions::default());
     Tools::with_config(client, config)
 }
 

@@ -178,7 +178,7 @@ impl KnownSpace {
             self.write_node(id, path, node, at > 0);
             // Evicting as the tree goes in, not after, keeps a tree larger than the Known Space
             // from holding all of its entries at once; the least recently used go either way.
-            if self.objects.len() > self.limits.objects {
+            if self.objects.len() > self.limits.objects.get() {
                 self.evict();
             }
         });
@@ -276,10 +276,10 @@ impl KnownSpace {
         let pins = &self.pins;
         let objects = self
             .objects
-            .victims(self.limits.objects, |path| pins.holds_object(path));
+            .victims(self.limits.objects.get(), |path| pins.holds_object(path));
         let interfaces = self
             .interfaces
-            .victims(self.limits.interfaces, |reference| {
+            .victims(self.limits.interfaces.get(), |reference| {
                 pins.holds_interface(reference)
             });
         for path in objects {

@@ -29,7 +29,7 @@
 //!     endpoint: "https://example.org/wip/".into(),
 //!     security_context: "anonymous".into(),
 //! };
-//! let mut space = KnownSpace::new(session, SpaceLimits::default())?;
+//! let mut space = KnownSpace::new(session, SpaceLimits::default());
 //! let notes = Path::new("/notes")?;
 //! let id = space.begin_observe(&notes);
 //! assert_eq!(space.object(&notes).unwrap().state, ObservationState::Loading);
@@ -68,7 +68,7 @@ mod pins;
 mod requests;
 
 use std::fmt;
-use std::num::NonZeroU64;
+use std::num::{NonZeroU64, NonZeroUsize};
 
 use wip_model::{
     InterfaceReference, Object, Path, ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
@@ -84,6 +84,7 @@ use self::pins::Pins;
 use self::requests::Requests;
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverHit, DiscoverIndex};
+use crate::http::Endpoint;
 
 /// Identifies one request of a session; later requests have larger ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -104,6 +105,24 @@ pub struct Session {
     pub endpoint: String,
     /// An opaque name of the security context; never the token itself.
     pub security_context: String,
+}
+
+impl Session {
+    /// The session of `endpoint` under `security_context` (an opaque name, such as
+    /// `"anonymous"` or an account's; never a token).
+    ///
+    /// ```
+    /// let endpoint = wip_client::Endpoint::parse("http://127.0.0.1:8080/wip")?;
+    /// let session = wip_client::Session::new(&endpoint, "anonymous");
+    /// assert_eq!(session.endpoint, "http://127.0.0.1:8080/wip/");
+    /// # Ok::<(), wip_client::EndpointError>(())
+    /// ```
+    pub fn new(endpoint: &Endpoint, security_context: impl Into<String>) -> Self {
+        Self {
+            endpoint: endpoint.to_string(),
+            security_context: security_context.into(),
+        }
+    }
 }
 
 /// The state of an Object entry or an interface observation.
@@ -134,24 +153,33 @@ pub enum SpaceError {
     InvalidResponse(String),
 }
 
-/// Bounds of one Known Space. Every bound must be non-zero.
+/// Bounds of one Known Space. Start from [`SpaceLimits::default`] and set what differs:
+///
+/// ```
+/// use std::num::NonZeroUsize;
+///
+/// let mut limits = wip_client::SpaceLimits::default();
+/// limits.objects = NonZeroUsize::new(50_000).unwrap();
+/// assert_eq!(limits.interfaces.get(), 10_000);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SpaceLimits {
     /// Object entries held; least recently used ones are evicted past it.
-    pub objects: usize,
+    pub objects: NonZeroUsize,
     /// Interface observations held; least recently used ones are evicted past it.
-    pub interfaces: usize,
+    pub interfaces: NonZeroUsize,
     /// Entry paths remembered from call results.
-    pub mentioned: usize,
+    pub mentioned: NonZeroUsize,
 }
 
 impl Default for SpaceLimits {
     /// 200,000 objects, 10,000 interfaces, 10,000 mentioned entries.
     fn default() -> Self {
         Self {
-            objects: 200_000,
-            interfaces: 10_000,
-            mentioned: 10_000,
+            objects: NonZeroUsize::new(200_000).expect("non-zero"),
+            interfaces: NonZeroUsize::new(10_000).expect("non-zero"),
+            mentioned: NonZeroUsize::new(10_000).expect("non-zero"),
         }
     }
 }
@@ -231,11 +259,6 @@ impl<'a> KnownInterface<'a> {
     }
 }
 
-/// Why a Known Space could not be made.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("every space limit must be non-zero")]
-pub struct ZeroLimit;
-
 /// The Known Space of one session.
 pub struct KnownSpace {
     session: Session,
@@ -261,7 +284,7 @@ impl fmt::Debug for KnownSpace {
 
 impl KnownSpace {
     /// An empty Known Space with the default index ([`Bm25Index`]).
-    pub fn new(session: Session, limits: SpaceLimits) -> Result<Self, ZeroLimit> {
+    pub fn new(session: Session, limits: SpaceLimits) -> Self {
         Self::with_index(session, limits, Box::new(Bm25Index::new()))
     }
 
@@ -270,11 +293,8 @@ impl KnownSpace {
         session: Session,
         limits: SpaceLimits,
         index: Box<dyn DiscoverIndex>,
-    ) -> Result<Self, ZeroLimit> {
-        if limits.objects == 0 || limits.interfaces == 0 || limits.mentioned == 0 {
-            return Err(ZeroLimit);
-        }
-        Ok(Self {
+    ) -> Self {
+        Self {
             session,
             limits,
             requests: Requests::default(),
@@ -283,7 +303,7 @@ impl KnownSpace {
             pins: Pins::default(),
             mentions: Mentions::default(),
             index,
-        })
+        }
     }
 
     /// The session this space belongs to.
@@ -397,7 +417,7 @@ impl KnownSpace {
 
     /// Remembers entry paths a call result named: known, not discoverable.
     pub fn note_mentioned(&mut self, paths: impl IntoIterator<Item = Path>) {
-        self.mentions.note(paths, self.limits.mentioned);
+        self.mentions.note(paths, self.limits.mentioned.get());
     }
 
     /// Searches the Discoverable Space at or below `scope`.

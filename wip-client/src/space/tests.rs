@@ -193,8 +193,11 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
     };
     // The scenarios are about the core, so their rankings come from the simple engine, whose
     // ties (path order) do not depend on document lengths.
-    let mut space =
-        KnownSpace::with_index(session, limits, Box::new(crate::TokenIndex::new())).unwrap();
+    let mut space = KnownSpace::with_index(
+        session,
+        limits,
+        Box::new(crate::token_index::TokenIndex::new()),
+    );
     let mut ids: HashMap<&str, RequestId> = HashMap::new();
     let path = |text: &str| Path::new(text).unwrap();
     for (step, event) in events.into_iter().enumerate() {
@@ -980,7 +983,7 @@ fn abandoned_and_failed_observes_leave_no_loading_entry() {
 #[test]
 fn eviction_is_least_recently_used_and_spares_pinned_entries() {
     let limits = SpaceLimits {
-        objects: 2,
+        objects: NonZeroUsize::new(2).unwrap(),
         ..SpaceLimits::default()
     };
     check_with(
@@ -1036,7 +1039,7 @@ fn eviction_is_least_recently_used_and_spares_pinned_entries() {
 #[test]
 fn using_a_fresh_object_spares_it_from_eviction_and_a_stale_one_is_not_used() {
     let limits = SpaceLimits {
-        objects: 2,
+        objects: NonZeroUsize::new(2).unwrap(),
         ..SpaceLimits::default()
     };
     // /a is the least recently used until it is used; then /b goes first.
@@ -1115,7 +1118,7 @@ fn a_duplicate_response_changes_nothing() {
         endpoint: "e/".into(),
         security_context: "s".into(),
     };
-    let mut space = KnownSpace::new(session, SpaceLimits::default()).unwrap();
+    let mut space = KnownSpace::new(session, SpaceLimits::default());
     let id = space.begin_observe(&Path::root());
     let first = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("1").0)));
     assert_eq!(completion_name(&first), "applied 1/0");
@@ -1233,7 +1236,7 @@ fn a_deep_and_a_shallow_observe_of_one_path_supersede_by_request_order() {
 #[test]
 fn eviction_under_pressure_spares_loading_entries() {
     let limits = SpaceLimits {
-        objects: 1,
+        objects: NonZeroUsize::new(1).unwrap(),
         ..SpaceLimits::default()
     };
     check_with(
@@ -1291,7 +1294,7 @@ fn the_unexplored_part_of_a_scope_is_what_a_crawl_must_still_observe() {
         endpoint: "e/".into(),
         security_context: "s".into(),
     };
-    let mut space = KnownSpace::new(session, SpaceLimits::default()).unwrap();
+    let mut space = KnownSpace::new(session, SpaceLimits::default());
     let path = |text: &str| Path::new(text).unwrap();
     let names = |paths: Vec<Path>| {
         paths

@@ -95,7 +95,9 @@ pub fn decode_observe_response(
     body: &[u8],
     limits: &Limits,
 ) -> Result<ObserveResponse, DecodeError> {
-    let response = decode_body(body, Side::Response, limits, de::observation)?;
+    let response = decode_body(body, Side::Response, limits, |d| {
+        de::observation(d, de::Level::root(request.depth))
+    })?;
     validate_observe_response(request, &response)?;
     Ok(response)
 }
@@ -107,12 +109,9 @@ pub fn decode_observe_result(
     limits: &Limits,
 ) -> Result<ProtocolResult<ObserveResponse>, DecodeError> {
     let result = decode_body(body, Side::Response, limits, |d| {
-        de::result(
-            d,
-            ProtocolInteraction::Observe,
-            "object",
-            de::observation_members,
-        )
+        de::result(d, ProtocolInteraction::Observe, "object", |d, first| {
+            de::observation_members(d, first, de::Level::root(request.depth))
+        })
     })?;
     if let ProtocolResult::Success(response) = &result {
         validate_observe_response(request, response)?;

@@ -9,8 +9,9 @@ mod location;
 mod object;
 mod value;
 
-use std::collections::HashSet;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash, RandomState};
+
+use hashbrown::hash_table::{Entry, HashTable};
 
 pub use descriptor::validate_descriptor;
 pub(crate) use error::expected;
@@ -32,8 +33,9 @@ pub const MAX_VALIDATION_DEPTH: usize = 256;
 
 /// The first index whose key already appeared before it, if any: where a sequential check
 /// would first find a repeat. Short lists, the usual case, are compared pairwise without
-/// allocating; long ones go through a hash set, whose randomly keyed hashing no input can
-/// make slow.
+/// allocating. Long ones go through a hash table of indices rather than of keys: four bytes a
+/// slot keep the check of a million children small beside the tree it checks, and the randomly
+/// keyed hashing means no input can make it slow.
 pub(crate) fn first_repeat<'t, T, K: Eq + Hash + ?Sized + 't>(
     items: &'t [T],
     key: impl Fn(&'t T) -> &'t K,
@@ -46,8 +48,28 @@ pub(crate) fn first_repeat<'t, T, K: Eq + Hash + ?Sized + 't>(
                 .any(|earlier| key(earlier) == key(&items[index]))
         });
     }
-    let mut seen = HashSet::with_capacity(items.len());
-    items.iter().position(|item| !seen.insert(key(item)))
+    let Ok(count) = u32::try_from(items.len()) else {
+        let mut seen = std::collections::HashSet::with_capacity(items.len());
+        return items.iter().position(|item| !seen.insert(key(item)));
+    };
+    let hasher = RandomState::new();
+    let key_at = |index: u32| key(&items[index as usize]);
+    let mut seen: HashTable<u32> = HashTable::with_capacity(items.len());
+    for index in 0..count {
+        let this = key_at(index);
+        let entry = seen.entry(
+            hasher.hash_one(this),
+            |&earlier| key_at(earlier) == this,
+            |&earlier| hasher.hash_one(key_at(earlier)),
+        );
+        match entry {
+            Entry::Occupied(_) => return Some(index as usize),
+            Entry::Vacant(slot) => {
+                slot.insert(index);
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

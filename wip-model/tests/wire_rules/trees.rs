@@ -518,3 +518,40 @@ fn object_member_names_exactly() {
         check(body, Accept);
     }
 }
+
+/// Children past the requested depth are refused as the answer is read, before the rest of it
+/// is: an answer cut short after such a list reports the boundary, not the cut. A tree is never
+/// built deeper than the request asked for, whatever the Host sends.
+#[test]
+fn children_past_the_depth_are_refused_while_reading() {
+    let limits = limits();
+    let cut_short = |depth: u32, body: &str| {
+        let request = observe("/", depth);
+        let response = codec::decode_observe_response(&request, body.as_bytes(), &limits);
+        let result = codec::decode_observe_result(&request, body.as_bytes(), &limits);
+        [response.err(), result.err()].map(|error| {
+            let error = error.expect("a refusal");
+            match error.invalid_kind() {
+                Some(ValidationErrorKind::ChildrenAtDepthBoundary { depth }) => *depth,
+                _ => panic!("refused for another reason: {error}"),
+            }
+        })
+    };
+    let leaf = r#"{"object":{"name":"a","interfaces":[]}}"#;
+    assert_eq!(
+        cut_short(
+            0,
+            &format!(r#"{{"object":{{"name":"","interfaces":[]}},"children":[{leaf},"#)
+        ),
+        [0, 0]
+    );
+    assert_eq!(
+        cut_short(
+            1,
+            &format!(
+                r#"{{"object":{{"name":"","interfaces":[]}},"children":[{{"object":{{"name":"a","interfaces":[]}},"children":[{leaf}"#
+            )
+        ),
+        [1, 1]
+    );
+}

@@ -23,8 +23,8 @@ pub(crate) use envelope::{error_envelope, result};
 #[cfg(feature = "serde")]
 pub(crate) use object::reference;
 pub(crate) use object::{
-    FetchResponseParts, fetch_request, fetch_response, fetch_response_members, object, observation,
-    observation_members, observe_request,
+    FetchResponseParts, Level, fetch_request, fetch_response, fetch_response_members, object,
+    observation, observation_members, observe_request,
 };
 pub(crate) use value::value;
 

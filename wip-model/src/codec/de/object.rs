@@ -65,24 +65,62 @@ pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
 
 const OBSERVATION_NAMES: &Names = names!["object", "children"];
 
-/// `{ object, children? }`, recursively.
-pub(crate) fn observation(d: &mut Decoder<'_>) -> Read<ObjectObservation> {
+/// Where a node of an observe answer sits: its level (the root's is 0) and the depth the
+/// request asked for, at which nodes list no children.
+///
+/// Reading the boundary while decoding, not only when validating the tree afterwards, means a
+/// Host that answers a shallow observe with a deep or wide tree is refused before the tree is
+/// built: an answer costs memory for what was asked, whatever its size.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Level {
+    level: u32,
+    boundary: u32,
+}
+
+impl Level {
+    /// The root of the answer to an observe of `depth`.
+    pub(crate) fn root(depth: u32) -> Self {
+        Self {
+            level: 0,
+            boundary: depth,
+        }
+    }
+
+    /// The root of a tree read on its own, outside an answer: no boundary but the nesting limit.
+    #[cfg(feature = "serde")]
+    pub(crate) fn unbounded() -> Self {
+        Self::root(u32::MAX)
+    }
+}
+
+/// `{ object, children? }`, recursively, children only above `at`'s boundary.
+pub(crate) fn observation(d: &mut Decoder<'_>, at: Level) -> Read<ObjectObservation> {
     d.open_object("an object observation")?;
-    observation_members(d, None)
+    observation_members(d, None, at)
 }
 
 pub(crate) fn observation_members<'a>(
     d: &mut Decoder<'a>,
     first: Option<Cow<'a, str>>,
+    at: Level,
 ) -> Read<ObjectObservation> {
     let (mut node, mut children) = (None, None);
     d.members(OBSERVATION_NAMES, first, |d, index| {
         match index {
             0 => node = Some(object(d)?),
             _ => {
+                if at.level >= at.boundary {
+                    return Err(DecodeError::invalid(
+                        ValidationErrorKind::ChildrenAtDepthBoundary { depth: at.level },
+                    ));
+                }
+                let below = Level {
+                    level: at.level + 1,
+                    ..at
+                };
                 children = d.optional(|d| {
                     d.open_array("an array of object observations")?;
-                    d.observations(observation)
+                    d.observations(|d| observation(d, below))
                 })?;
             }
         }

@@ -151,7 +151,7 @@ pub async fn python_module<W: Worldspace>(
         }
         projected.push(ProjectedObject {
             path,
-            object: observation.into_parts().0,
+            object: observation.object,
             interfaces,
         });
     }
