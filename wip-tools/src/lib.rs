@@ -79,6 +79,11 @@
 //! - `fuzzing`: the fuzz targets' entry points, which panic by design when a promise is broken;
 //!   for `fuzz/` and the seed-corpus replay tests only.
 
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
+
 pub mod binding;
 mod client;
 mod deadline;
