@@ -54,6 +54,39 @@ pub(crate) struct GlobalOptions {
         value_parser = clap::value_parser!(u64).range(1..=86_400)
     )]
     pub(crate) timeout: Option<u64>,
+    #[command(flatten)]
+    pub(crate) policy: PolicyOptions,
+}
+
+/// The operator's policy over calls: which operations are reads, which may run and on which
+/// targets. Every call a command or an MCP tool sends is checked first; a refused one is never
+/// sent (exit 2). The flags add to the file's rules.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Policy (the operator's rules over calls)")]
+pub(crate) struct PolicyOptions {
+    /// The policy file (TOML): reads, allow, deny (operation patterns such as /::issue.read#*),
+    /// allow_targets, deny_targets (paths, each with everything below it), read_only.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub(crate) policy: Option<PathBuf>,
+    /// Only the operations reads lists may run (`wip mcp` then offers no invoke).
+    #[arg(long, global = true)]
+    pub(crate) read_only: bool,
+    /// An operation the operator states is a read, as the file's reads; repeatable.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub(crate) reads: Vec<String>,
+    /// An operation that may run; when any is given, only those run. Repeatable.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub(crate) allow: Vec<String>,
+    /// An operation that never runs; deny wins over every other rule. Repeatable.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub(crate) deny: Vec<String>,
+    /// A path calls may target, with everything below it; when any is given, only those.
+    /// Repeatable.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) allow_targets: Vec<String>,
+    /// A path no call may target, nor anything below it. Repeatable.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) deny_targets: Vec<String>,
 }
 
 impl GlobalOptions {

@@ -150,19 +150,23 @@ pub(crate) enum Discovery {
     Unindexed,
 }
 
-/// Connects to the endpoint of `global`, or says that none was given.
+/// Connects to the endpoint of `global`, or says that none was given, with the tools under the
+/// operator's policy `global` states (a policy that cannot be read is refused first).
 pub(crate) fn connect(
     global: &GlobalOptions,
     config: ToolsConfig,
     discovery: Discovery,
     space: SpaceLimits,
 ) -> Result<Connection> {
+    let policy = crate::policy::load(&global.policy)?;
     let Some(endpoint) = global.endpoint.as_deref() else {
         return Err(Failure::input(
             "no endpoint: give --endpoint URL or set WIP_ENDPOINT (try `wip demo --serve`)",
         ));
     };
-    connect_to(endpoint, global.token.as_deref(), config, discovery, space)
+    let mut connection = connect_to(endpoint, global.token.as_deref(), config, discovery, space)?;
+    connection.tools = connection.tools.with_policy(policy);
+    Ok(connection)
 }
 
 /// The Known Space of one command. It ends with the command, so it holds a quarter of a

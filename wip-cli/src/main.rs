@@ -7,6 +7,7 @@ mod connect;
 mod failure;
 mod mcp;
 mod output;
+mod policy;
 mod progress;
 
 use std::process::ExitCode;
@@ -55,7 +56,10 @@ async fn run(cli: Cli) -> Result<()> {
     let format = global.format;
     match command {
         Command::Demo { serve: Some(addr) } => demo::serve_until_interrupted(addr).await,
-        Command::Demo { serve: None } => demo::run(format).await,
+        Command::Demo { serve: None } => {
+            policy::not_for_the_tour(&global.policy)?;
+            demo::run(format).await
+        }
         Command::Render(RenderCommand::Object { file, path }) => {
             render::object(format, &file, path.as_deref())
         }

@@ -1,12 +1,17 @@
 //! `wip mcp` against the official Python MCP SDK (`mcp` from PyPI), over stdio (opened by
 //! initialize at 2025-11-25 and by server/discover at 2026-07-28) and over Streamable HTTP
-//! (progress, close without a warning, the session cap, the bearer token). The SDK is installed
+//! (progress, close without a warning, the session cap, the bearer token), and under the
+//! operator's policy (the `read` tool, a refusal sent nowhere, read-only mode without `invoke`).
+//! The SDK is installed
 //! once into a virtualenv under `target/` (PyPI must be reachable the first time; later runs
 //! reuse it); the scenarios are in `tests/mcp_python/client.py`.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
 mod common;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "policy/fixtures.rs"]
+mod fixtures;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/slow_host.rs"]
 mod slow_host;
@@ -193,5 +198,66 @@ async fn the_python_sdk_with_the_bearer_token_on_a_non_loopback_listen() -> Test
     let session = scenario(&["http", &url, token]).await?;
     check_session(&session);
     std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_under_a_policy_and_in_read_only_mode() -> TestResult {
+    let demo = demo().await?;
+    let endpoint = demo.endpoint();
+    let wip = env!("CARGO_BIN_EXE_wip");
+    let file = fixtures::policy_file("python.toml", fixtures::POLICY)?;
+    let file = file.to_string_lossy();
+    let report = scenario(&["policy", wip, &endpoint, "--policy", &file]).await?;
+    assert_eq!(
+        report["tools"],
+        serde_json::json!(["discover", "inspect", "read", "invoke"])
+    );
+    let read = &report["annotations"]["read"];
+    assert_eq!(read["readOnlyHint"], true, "{report}");
+    assert_eq!(read["idempotentHint"], true, "{report}");
+    assert_eq!(read["destructiveHint"], false, "{report}");
+    assert_eq!(report["annotations"]["invoke"]["destructiveHint"], true);
+    assert_eq!(report["listed"]["is_error"], false, "{report}");
+    assert_eq!(report["unlisted"]["is_error"], true, "{report}");
+    let refused = report["unlisted"]["text"].as_str().unwrap_or_default();
+    assert!(
+        refused.contains(
+            "the read tool runs only the operations reads lists, and no pattern of reads \
+             matches this one; nothing was sent."
+        ),
+        "{refused}"
+    );
+    let denied = report["invoke"]["text"].as_str().unwrap_or_default();
+    assert!(
+        denied.contains(
+            "the deny pattern /projects/wip::\"issue::lifecycle\"#* (policy file line 3)"
+        ),
+        "{report}"
+    );
+    let counters = demo.counters();
+    assert_eq!(counters.call_operation, 1, "{counters:?}");
+    assert_eq!(
+        counters.operation("/", "issue comments", "add").requested,
+        0
+    );
+
+    let read_only = scenario(&[
+        "policy",
+        wip,
+        &endpoint,
+        "--read-only",
+        "--reads",
+        "/::issue.read#*",
+    ])
+    .await?;
+    assert_eq!(
+        read_only["tools"],
+        serde_json::json!(["discover", "inspect", "read"])
+    );
+    assert_eq!(read_only["invoke"]["code"], -32602, "{read_only}");
+    assert_eq!(read_only["unlisted"]["is_error"], true, "{read_only}");
+    assert_eq!(demo.counters().call_operation, 2);
+    demo.shutdown().await;
     Ok(())
 }

@@ -47,6 +47,16 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # Features
+//!
+//! The crate has no cargo features: HTTP/1.1, https through rustls with the ring provider and
+//! the webpki roots are always built in.
+
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
 
 pub mod classify;
 mod http;

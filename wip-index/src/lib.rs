@@ -107,6 +107,15 @@
 //!   it; documents added since the last compaction are filtered one by one.
 //! - Looking up a term of a document being upserted is a binary search over the compacted
 //!   terms (a few hundred nanoseconds), which a bulk [`Index::from_documents`] avoids.
+//!
+//! # Features
+//!
+//! The crate has no cargo features.
+
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
 
 mod dictionary;
 mod frontcoded;

@@ -26,6 +26,24 @@
 //! assert_eq!(tree.children, Some(vec![]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! None is on by default; the protocol types, validation, the codec and the escape need none.
+//!
+//! - `serde`: `Serialize` and `Deserialize` for the protocol types in their wire JSON shape,
+//!   checked as the codec checks a body, and the conversions of values to and from
+//!   `serde_json::Value` by their type (`json::arguments_from_serde` and its siblings).
+//! - `proptest`: `wip_model::arbitrary`, proptest strategies for valid paths, Objects, trees,
+//!   descriptors, values, requests and responses, for other crates' tests.
+//! - `upstream`: lossless conversions to and from the wip-protocol 0.2.0 types.
+//! - `fuzzing` (implies `serde` and `proptest`): the fuzz targets' entry points, which panic by
+//!   design when a promise is broken; for `fuzz/` and the seed-corpus replay tests only.
+
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
 
 #[cfg(feature = "proptest")]
 pub mod arbitrary;

@@ -87,6 +87,18 @@
 //! assert_eq!(Quoted("hid\u{200b}den").to_string(), r#""hid\u200bden""#);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! None is on by default, and the notation and the escape need none.
+//!
+//! - `fuzzing`: `fuzz_parse`, the fuzz target's entry point, which panics by design when a
+//!   promise is broken; for `fuzz/` and the seed-corpus replay test only.
+
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
 
 mod escape;
 mod format;

@@ -56,6 +56,15 @@
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! The crate has no cargo features.
+
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
 
 mod declaration;
 mod interface;

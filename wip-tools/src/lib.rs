@@ -15,6 +15,12 @@
 //!   and validated before anything is sent; the result as JSON, its entries, and the target's new
 //!   state.
 //!
+//! Under an operator's [`Policy`] ([`Tools::with_policy`]) every call is checked on its canonical
+//! target and resolved operation before anything is sent, and a refusal names the rule; a policy
+//! that states which operations are reads adds a fourth tool, `read` ([`Tools::read`]), that
+//! runs only those, and read-only mode takes `invoke` away ([`tool_definitions_for`]). Nothing
+//! is inferred from an operation's name.
+//!
 //! The [`binding`] module projects invoke onto method calls (spec 4.1 "PTC / REPL binding"):
 //! call expressions for a REPL ([`binding::Session`]) and a Python module for programmatic tool
 //! calling ([`binding::python::python_module`]), both through invoke's rules and texts.
@@ -74,6 +80,11 @@
 //!   only (`wip-tools = { version = "…", features = ["fake"] }`).
 //! - `fuzzing`: the fuzz targets' entry points, which panic by design when a promise is broken;
 //!   for `fuzz/` and the seed-corpus replay tests only.
+
+// The README's example runs as a doc test, so that it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExample;
 
 pub mod binding;
 mod budget;

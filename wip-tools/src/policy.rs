@@ -238,12 +238,12 @@ impl Refusal {
         match self {
             // Read-only mode is checked first, so outside it invoke is there to take the call.
             Self::NotARead => {
-                "Nothing was sent. The read tool runs only the operations the operator lists as \
-                 reads; if this operation is meant to run, call invoke with the same arguments."
+                "The read tool runs only the operations the operator lists as reads; if this \
+                 operation is meant to run, call invoke with the same arguments."
             }
             _ => {
-                "Nothing was sent. The operator's policy does not let this call run: do not try \
-                 to get around it; tell the user which rule refused it."
+                "The operator's policy does not let this call run: do not retry it or try to get \
+                 around it; tell the user which rule refused it."
             }
         }
     }

@@ -192,7 +192,10 @@ fn a_refused_call_is_checked_on_the_resolved_operation_and_sends_nothing() {
             ),
             "{text}"
         );
-        assert!(text.contains("next: Nothing was sent."), "{text}");
+        assert!(
+            text.contains("next: The operator's policy does not let this call run"),
+            "{text}"
+        );
     }
     assert!(tools.worldspace().calls().is_empty());
     // A target that is not canonical never reaches the policy, nor the Host.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::{cargo, root};
+use crate::{cargo, metadata};
 
 /// One comparison: a criterion group with our benchmark and the baseline's, and the target ratio.
 struct Comparison {
@@ -169,45 +169,14 @@ fn overhead(report: &Path, host_in_process: bool) -> Result<()> {
 
 /// The path of the built executable of `package`'s bench `bench`, as cargo reports it.
 fn bench_executable(package: &str, bench: &str) -> Result<PathBuf> {
-    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command.current_dir(root()).args([
-        "bench",
-        "--locked",
-        "--no-run",
-        // Diagnostics rendered on stderr, which is the terminal's; the messages on stdout.
-        "--message-format=json-render-diagnostics",
-        "-p",
-        package,
-        "--bench",
-        bench,
-    ]);
-    eprintln!("$ cargo bench --locked --no-run -p {package} --bench {bench}");
-    let output = command
-        .stderr(Stdio::inherit())
-        .output()
-        .context("running cargo bench --no-run")?;
-    if !output.status.success() {
-        bail!("cargo bench --no-run failed with {}", output.status);
-    }
-    executable_in(&output.stdout, bench)
-}
-
-/// The executable of the bench target `bench` in cargo's JSON messages `messages`.
-fn executable_in(messages: &[u8], bench: &str) -> Result<PathBuf> {
-    for line in messages.split(|&byte| byte == b'\n') {
-        let Ok(message) = serde_json::from_slice::<serde_json::Value>(line) else {
-            continue;
-        };
-        let is_bench = message["reason"] == "compiler-artifact"
-            && message["target"]["name"] == bench
-            && message["target"]["kind"]
-                .as_array()
-                .is_some_and(|kinds| kinds.iter().any(|kind| kind == "bench"));
-        if let (true, Some(executable)) = (is_bench, message["executable"].as_str()) {
-            return Ok(PathBuf::from(executable));
-        }
-    }
-    bail!("cargo reported no executable for bench {bench}")
+    let args = [
+        "bench", "--locked", "--no-run", "-p", package, "--bench", bench,
+    ];
+    let messages = metadata::build_messages(&args)?;
+    metadata::executables(&messages, "bench")
+        .find(|(_, name, _)| name == bench)
+        .map(|(_, _, executable)| PathBuf::from(executable))
+        .with_context(|| format!("cargo reported no executable for bench {bench}"))
 }
 
 /// The demo Host in a child process: the overhead bench's executable serving its world. It ends
@@ -369,26 +338,11 @@ fn estimates_path(target: &Path, group: &str, bench: &str) -> PathBuf {
 /// Asking cargo, rather than assuming `target/` under the root, follows `CARGO_TARGET_DIR` and
 /// `build.target-dir`, so the estimates are found wherever criterion wrote them.
 fn target_directory(envs: &[(&str, &str)]) -> Result<PathBuf> {
-    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    command
-        .current_dir(root())
-        .args(["metadata", "--format-version", "1", "--no-deps"])
-        .envs(envs.iter().copied());
-    let output = command.output().context("running cargo metadata")?;
-    if !output.status.success() {
-        bail!(
-            "cargo metadata failed with {}: {}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr).trim()
-        );
-    }
-    target_directory_in(&output.stdout)
+    target_directory_in(&metadata::workspace(envs)?)
 }
 
 /// The `target_directory` field of `cargo metadata` output.
-fn target_directory_in(metadata: &[u8]) -> Result<PathBuf> {
-    let metadata: serde_json::Value =
-        serde_json::from_slice(metadata).context("reading cargo metadata output")?;
+fn target_directory_in(metadata: &serde_json::Value) -> Result<PathBuf> {
     metadata["target_directory"]
         .as_str()
         .map(PathBuf::from)
@@ -465,29 +419,12 @@ mod tests {
     }
 
     #[test]
-    fn the_bench_executable_is_read_from_cargo_messages() {
-        let messages = concat!(
-            r#"{"reason":"compiler-artifact","target":{"name":"overhead","kind":["lib"]},"executable":null}"#,
-            "\nnot json\n",
-            r#"{"reason":"compiler-artifact","target":{"name":"overhead","kind":["bench"]},"executable":"/t/release/deps/overhead-1"}"#,
-            "\n",
-            r#"{"reason":"build-finished","success":true}"#,
-        );
-        assert_eq!(
-            executable_in(messages.as_bytes(), "overhead").expect("an executable"),
-            Path::new("/t/release/deps/overhead-1")
-        );
-        assert!(executable_in(messages.as_bytes(), "memory").is_err());
-    }
-
-    #[test]
     fn the_target_directory_is_read_from_metadata() {
-        let metadata = br#"{"packages": [], "target_directory": "/x/target", "version": 1}"#;
+        let metadata = serde_json::json!({"packages": [], "target_directory": "/x/target"});
         assert_eq!(
-            target_directory_in(metadata).expect("a target directory"),
+            target_directory_in(&metadata).expect("a target directory"),
             Path::new("/x/target")
         );
-        assert!(target_directory_in(br#"{"packages": []}"#).is_err());
-        assert!(target_directory_in(b"not json").is_err());
+        assert!(target_directory_in(&serde_json::json!({"packages": []})).is_err());
     }
 }

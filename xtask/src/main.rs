@@ -1,7 +1,12 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the docs; first
-//!   it installs the programs the tests run (tmux, python3 and its venv) when they are missing.
+//! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the examples, the
+//!   docs; first it installs the programs the tests run (tmux, python3 and its venv) when they
+//!   are missing.
+//! - `examples`: builds every example and runs each one meant to run, each within a time bound
+//!   (`examples.rs`).
+//! - `package`: checks the publishable crates' metadata and packs them, each built from its
+//!   package (`package.rs`).
 //! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
 //!   the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
@@ -13,9 +18,12 @@
 //! - `fresh-clone [--keep]`: a clean clone of HEAD runs the README's two commands.
 
 mod bench;
+mod examples;
 mod fresh_clone;
 mod fuzz;
 mod load;
+mod metadata;
+mod package;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -26,18 +34,22 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
+            "usage: cargo xtask <ci | examples | package | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
         );
     };
     match command.as_str() {
         "ci" => ci(),
+        "examples" => examples::run(rest),
+        "package" => package::run(rest),
         "golden" => golden(rest),
         "bench" => bench::run(rest),
         "fuzz" => fuzz::run(rest),
         "load" => load::run(rest),
         "fresh-clone" => fresh_clone::run(rest),
         other => {
-            bail!("unknown command {other:?}; try ci, golden, bench, fuzz, load or fresh-clone")
+            bail!(
+                "unknown command {other:?}; try ci, examples, package, golden, bench, fuzz, load or fresh-clone"
+            )
         }
     }
 }
@@ -97,6 +109,8 @@ fn ci() -> Result<()> {
         &[],
     )?;
     cargo(&["test", "--workspace", "--locked"], &[])?;
+    // Right after the tests, which built the examples in the same profile.
+    examples::run(&[])?;
     cargo(
         &["doc", "--workspace", "--no-deps", "--locked"],
         &[("RUSTDOCFLAGS", "-D warnings")],

@@ -1,7 +1,8 @@
-//! The MCP handler: wip-tools' three tools declared by hand (no macros), each call run once
-//! through `Tools::call_tool` in a task of its own, with progress notifications counting that
-//! call's requests alone when the client asked for them, and cancellation honoured (see
-//! [`WipServer::call_tool`]).
+//! The MCP handler: wip-tools' tools declared by hand (no macros), as the operator's policy has
+//! them (discover, inspect, invoke, and `read` under a policy that names reads; no invoke in
+//! read-only mode), each call run once through `Tools::call_tool` in a task of its own, with
+//! progress notifications counting that call's requests alone when the client asked for them,
+//! and cancellation honoured (see [`WipServer::call_tool`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +16,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 use tokio::task::JoinHandle;
-use wip_tools::{Cursors, ToolOutput, tool_definitions};
+use wip_tools::{Cursors, ToolOutput, tool_definitions_for};
 
 use crate::connect::{CallScope, Connection};
 use crate::mcp::instructions::server_info;
@@ -43,9 +44,10 @@ impl WipServer {
     /// A server calling the tools of `connection`, whose discover crawls at most `crawl_budget`
     /// observes, and which sends `instructions` at initialize.
     pub(crate) fn new(connection: Connection, crawl_budget: usize, instructions: String) -> Self {
+        let tools = declared_tools(&connection);
         Self {
             connection: Arc::new(connection),
-            tools: Arc::new(declared_tools()),
+            tools: Arc::new(tools),
             crawl_budget,
             instructions: instructions.into(),
             session: Arc::default(),
@@ -104,18 +106,21 @@ impl ServerHandler for WipServer {
     /// On `notifications/cancelled` (or the session's end) the call stops sending at once: its
     /// scope refuses every request not yet sent, its task is aborted, no more progress goes
     /// out, and rmcp sends no answer for a cancelled request. The one exception is an invoke
-    /// whose call already went to the transport: it runs to its end (never sent again) and its
-    /// outcome, known or unknown, opens the next tool call's result in this session.
+    /// (or read) whose call already went to the transport: it runs to its end (never sent
+    /// again) and its outcome, known or unknown, opens the next tool call's result in this
+    /// session.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if self.get_tool(&request.name).is_none() {
+            let names: Vec<&str> = self.tools.iter().map(|tool| &*tool.name).collect();
             return Err(ErrorData::invalid_params(
                 format!(
-                    "unknown tool {}: the tools are discover, inspect and invoke",
-                    wip_refs::Quoted(&request.name)
+                    "unknown tool {}: the tools are {}",
+                    wip_refs::Quoted(&request.name),
+                    names.join(", ")
                 ),
                 None,
             ));
@@ -139,7 +144,8 @@ impl ServerHandler for WipServer {
         };
         let Some(joined) = joined else {
             scope.cancel();
-            if request.name == "invoke" && scope.call_started() {
+            let calls = matches!(&*request.name, "invoke" | "read");
+            if calls && scope.call_started() {
                 self.session.keep(Kept::new(&arguments, task));
             } else {
                 task.abort();
@@ -168,9 +174,10 @@ impl ServerHandler for WipServer {
     }
 }
 
-/// The tools of `tool_definitions()`, in its fixed order, with their titles and annotations.
-fn declared_tools() -> Vec<Tool> {
-    tool_definitions()
+/// The tools of `tool_definitions_for` the connection's policy, in their fixed order, with their
+/// titles and annotations.
+fn declared_tools(connection: &Connection) -> Vec<Tool> {
+    tool_definitions_for(connection.tools.policy())
         .into_iter()
         .map(|definition| {
             let schema = match definition.input_schema {

@@ -1,5 +1,7 @@
 //! `wip mcp [--listen ADDR]`: the MCP server exposing discover, inspect and invoke, on stdio or
 //! over Streamable HTTP at `http://ADDR/mcp` (a non-loopback ADDR with a bearer token only).
+//! Under the operator's policy (`--policy FILE` and its flags, read before anything is
+//! served) it lists `read` too when the policy names reads, and no `invoke` in read-only mode.
 //!
 //! rmcp stays inside this module: no library crate of the workspace depends on it. Where rmcp
 //! does not behave as MCP asks, the raw messages are checked before it reads them

@@ -6,6 +6,10 @@
     client.py http URL [TOKEN]          initialize, discover with progress, close (DELETE)
     client.py cap URL                   a second session past --max-sessions 1
     client.py unauthorized URL          a session without the token
+    client.py policy WIP ENDPOINT ARG...
+                                        under `wip mcp ARG...` (a policy): the tools and their
+                                        annotations, read of a listed and of an unlisted
+                                        operation, invoke (an unknown tool in read-only mode)
 """
 
 import asyncio
@@ -127,6 +131,42 @@ async def unauthorized(url):
     return report
 
 
+def outcome(result):
+    """A tool result as the report gives it."""
+    return {"is_error": result.is_error, "text": result.content[0].text}
+
+
+async def policy(wip, endpoint, extra):
+    report = {}
+    parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint, *extra])
+    async with stdio_client(parameters) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            report["tools"] = [tool.name for tool in tools.tools]
+            report["annotations"] = {
+                tool.name: tool.annotations.model_dump(by_alias=True, exclude_none=True)
+                for tool in tools.tools
+                if tool.annotations
+            }
+            listed = await session.call_tool(
+                "read", {"target": "/projects/wip/1", "operation": "/::issue.read#read", "input": {}}
+            )
+            report["listed"] = outcome(listed)
+            unlisted = await session.call_tool(
+                "read", {"target": "/projects/wip/3", "operation": "add", "input": {}}
+            )
+            report["unlisted"] = outcome(unlisted)
+            try:
+                invoked = await session.call_tool(
+                    "invoke", {"target": "/projects/wip/3", "operation": "reopen", "input": {}}
+                )
+                report["invoke"] = outcome(invoked)
+            except MCPError as error:
+                report["invoke"] = {"code": error.error.code, "message": error.error.message}
+    return report
+
+
 async def main(arguments):
     scenario = arguments[0]
     if scenario == "stdio":
@@ -137,6 +177,8 @@ async def main(arguments):
         report = await http(arguments[1], arguments[2] if len(arguments) > 2 else None)
     elif scenario == "cap":
         report = await cap(arguments[1])
+    elif scenario == "policy":
+        report = await policy(arguments[1], arguments[2], arguments[3:])
     else:
         report = await unauthorized(arguments[1])
     report["warnings"] = WARNINGS.messages

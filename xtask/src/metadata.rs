@@ -1,0 +1,99 @@
+//! What cargo says of the workspace: `cargo metadata` of its own packages, and the JSON messages
+//! of a build.
+
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use crate::root;
+
+/// `cargo metadata` of the workspace's own packages (no dependencies), run with `envs` set.
+pub(crate) fn workspace(envs: &[(&str, &str)]) -> Result<Value> {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .current_dir(root())
+        .args(["metadata", "--format-version", "1", "--no-deps", "--locked"])
+        .envs(envs.iter().copied());
+    let output = command.output().context("running cargo metadata")?;
+    if !output.status.success() {
+        bail!(
+            "cargo metadata failed with {}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    serde_json::from_slice(&output.stdout).context("reading cargo metadata output")
+}
+
+/// Runs `cargo` with `args` (a build command) and returns its JSON messages, one a line;
+/// diagnostics are rendered on stderr, the terminal's. Fails if cargo fails.
+pub(crate) fn build_messages(args: &[&str]) -> Result<Vec<u8>> {
+    let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    command
+        .current_dir(root())
+        .args(args)
+        .arg("--message-format=json-render-diagnostics");
+    eprintln!("$ cargo {}", args.join(" "));
+    let output = command
+        .stderr(Stdio::inherit())
+        .output()
+        .with_context(|| format!("running cargo {}", args.join(" ")))?;
+    if !output.status.success() {
+        bail!("cargo {} failed with {}", args.join(" "), output.status);
+    }
+    Ok(output.stdout)
+}
+
+/// The `compiler-artifact` messages among cargo's JSON `messages` whose target is of `kind`
+/// and that built an executable, as (package id, target name, executable path).
+pub(crate) fn executables<'a>(
+    messages: &'a [u8],
+    kind: &'a str,
+) -> impl Iterator<Item = (String, String, String)> + 'a {
+    messages
+        .split(|&byte| byte == b'\n')
+        .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
+        .filter(move |message| {
+            message["reason"] == "compiler-artifact"
+                && message["target"]["kind"]
+                    .as_array()
+                    .is_some_and(|kinds| kinds.iter().any(|each| each == kind))
+        })
+        .filter_map(|message| {
+            Some((
+                message["package_id"].as_str()?.to_owned(),
+                message["target"]["name"].as_str()?.to_owned(),
+                message["executable"].as_str()?.to_owned(),
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn executables_are_read_from_cargo_messages() {
+        let messages = concat!(
+            r#"{"reason":"compiler-artifact","package_id":"p#1","target":{"name":"client","kind":["lib"]},"executable":null}"#,
+            "\nnot json\n",
+            r#"{"reason":"compiler-artifact","package_id":"p#1","target":{"name":"client","kind":["example"]},"executable":"/t/debug/examples/client"}"#,
+            "\n",
+            r#"{"reason":"compiler-artifact","package_id":"p#1","target":{"name":"overhead","kind":["bench"]},"executable":"/t/release/deps/overhead-1"}"#,
+            "\n",
+            r#"{"reason":"build-finished","success":true}"#,
+        );
+        let examples: Vec<_> = executables(messages.as_bytes(), "example").collect();
+        assert_eq!(
+            examples,
+            [(
+                "p#1".to_owned(),
+                "client".to_owned(),
+                "/t/debug/examples/client".to_owned()
+            )]
+        );
+        let benches: Vec<_> = executables(messages.as_bytes(), "bench").collect();
+        assert_eq!(benches[0].2, "/t/release/deps/overhead-1");
+    }
+}
