@@ -1,5 +1,5 @@
 //! What the policy tests share: the sample Host, and the policy files they give `wip`, written
-//! under the system's temporary directory in a folder of the test process.
+//! in a folder of the test process under cargo's temporary directory for tests (`target/tmp`).
 
 use std::path::PathBuf;
 
@@ -20,7 +20,8 @@ deny = ['/projects/wip::"issue::lifecycle"#*']
 
 /// Writes `text` to a file of this test process named `name`, and returns its path.
 pub(crate) fn policy_file(name: &str, text: &str) -> Result<PathBuf, Error> {
-    let directory = std::env::temp_dir().join(format!("wip-policy-{}", std::process::id()));
+    let directory = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("wip-policy-{}", std::process::id()));
     std::fs::create_dir_all(&directory)?;
     let file = directory.join(name);
     std::fs::write(&file, text)?;
