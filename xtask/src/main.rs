@@ -1,8 +1,8 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
 //! - `ci`: what CI runs: format check, clippy with warnings denied, the tests, the examples, the
-//!   docs; first it installs the programs the tests run (tmux, python3 and its venv) when they
-//!   are missing.
+//!   docs, the packages; first it installs the programs the tests run (tmux, python3 and its
+//!   venv) when they are missing.
 //! - `examples`: builds every example and runs each one meant to run, each within a time bound
 //!   (`examples.rs`).
 //! - `package`: checks the publishable crates' metadata and packs them, each built from its
@@ -114,7 +114,8 @@ fn ci() -> Result<()> {
     cargo(
         &["doc", "--workspace", "--no-deps", "--locked"],
         &[("RUSTDOCFLAGS", "-D warnings")],
-    )
+    )?;
+    package::run(&[])
 }
 
 /// Programs the tests run as real peers, each as a command that works once it is installed and

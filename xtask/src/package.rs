@@ -104,7 +104,8 @@ fn metadata_problems(package: &Value) -> Result<Vec<String>> {
     }
     let features = package["features"].as_object();
     let has = |feature: &str| features.is_some_and(|features| features.contains_key(feature));
-    match package["metadata"]["docs.rs"].as_object() {
+    // `[package.metadata.docs.rs]` is the table `rs` inside the table `docs`.
+    match package["metadata"]["docs"]["rs"].as_object() {
         None => problems.push(format!("{name}: no [package.metadata.docs.rs]")),
         Some(docs_rs) => {
             for feature in docs_rs
@@ -180,7 +181,7 @@ mod tests {
             "documentation": "https://docs.rs/wip-x", "readme": "README.md",
             "keywords": ["wip"], "categories": ["encoding"],
             "features": {"default": [], "serde": []},
-            "metadata": {"docs.rs": {"features": ["serde"]}},
+            "metadata": {"docs": {"rs": {"features": ["serde"]}}},
             "targets": [{"kind": ["lib"], "src_path": lib}],
         })
     }
@@ -218,7 +219,7 @@ mod tests {
         let mut bare = package(lib);
         bare["keywords"] = serde_json::json!(["a", "b", "c", "d", "e", "f"]);
         bare["documentation"] = Value::Null;
-        bare["metadata"]["docs.rs"]["features"] = serde_json::json!(["fake"]);
+        bare["metadata"]["docs"]["rs"]["features"] = serde_json::json!(["fake"]);
         bare["features"]["fuzzing"] = serde_json::json!([]);
         let problems = metadata_problems(&bare).unwrap();
         let expected = [
