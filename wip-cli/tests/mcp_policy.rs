@@ -145,6 +145,13 @@ async fn read_only_mode_lists_no_invoke_and_refuses_a_call_to_it() -> TestResult
     let tools = client.list_all_tools().await?;
     let names: Vec<&str> = tools.iter().map(|tool| &*tool.name).collect();
     assert_eq!(names, ["discover", "inspect", "read"]);
+    // The instructions teach the loop with the tools that are there.
+    let instructions = client
+        .peer_info()
+        .and_then(|info| info.instructions.clone())
+        .unwrap_or_default();
+    assert!(instructions.contains("3. read(target"), "{instructions}");
+    assert!(!instructions.contains("invoke("), "{instructions}");
 
     let Err(unknown) = call(
         &client,

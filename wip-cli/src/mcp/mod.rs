@@ -65,7 +65,7 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let connection = connect(global, config, Discovery::Indexed, SpaceLimits::default())?;
     // Looked at once, before the first client: a Host down or slow only leaves it out.
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
-    let instructions = instructions::instructions(root.as_deref());
+    let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
     let server = WipServer::new(connection, config.crawl_budget, instructions);
     match (listen, checked) {
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
