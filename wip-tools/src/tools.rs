@@ -2,6 +2,7 @@
 //! store of cut outputs' rests.
 
 use std::fmt::{self, Write};
+use std::sync::Arc;
 
 use crate::cursors::{Cursors, Refused};
 use crate::deadline::Bounded;
@@ -25,7 +26,8 @@ use crate::worldspace::Worldspace;
 pub struct Tools<W> {
     pub(crate) worldspace: W,
     pub(crate) config: ToolsConfig,
-    pub(crate) policy: Policy,
+    /// Shared, so that a session's view of the tools costs no copy of the rules.
+    pub(crate) policy: Arc<Policy>,
     cursors: Cursors,
 }
 
@@ -40,7 +42,7 @@ impl<W: Worldspace> Tools<W> {
         Self {
             worldspace,
             config,
-            policy: Policy::default(),
+            policy: Arc::default(),
             cursors: Cursors::new(),
         }
     }
@@ -48,7 +50,7 @@ impl<W: Worldspace> Tools<W> {
     /// The same tools under `policy`, which every call (invoke, read, and the call binding's
     /// calls, which are invokes) is checked against before anything is sent.
     pub fn with_policy(mut self, policy: Policy) -> Self {
-        self.policy = policy;
+        self.policy = Arc::new(policy);
         self
     }
 
@@ -96,7 +98,7 @@ impl<W: Worldspace> Tools<W> {
         Tools {
             worldspace: &self.worldspace,
             config: self.config,
-            policy: self.policy.clone(),
+            policy: Arc::clone(&self.policy),
             cursors: cursors.clone(),
         }
     }
