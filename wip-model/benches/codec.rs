@@ -10,6 +10,7 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use wip_http::http;
 use wip_model::codec::{self, Limits};
+use wip_upstream::Upstream;
 
 fn upstream_limits() -> wip_http::Limits {
     let limits = Limits::default();
@@ -33,8 +34,8 @@ fn observe(c: &mut Criterion) {
     let limits = Limits::default();
     let (request, tree) = data::observe();
     let body = codec::encode_observe_response(&request, &tree, &limits).expect("encodes");
-    let their_request = wip_http::wip_protocol::ObserveRequest::from(&request);
-    let their_tree = wip_http::wip_protocol::ObjectObservation::from(&tree);
+    let their_request = request.to_upstream();
+    let their_tree = tree.to_upstream();
     let response = json_response(body.clone());
 
     let mut group = c.benchmark_group("observe_decode");
@@ -77,8 +78,8 @@ fn fetch(c: &mut Criterion) {
     let (request, fetched) = data::fetch();
     let body =
         codec::encode_fetch_interface_response(&request, &fetched, &limits).expect("encodes");
-    let their_request = wip_http::wip_protocol::FetchInterfaceRequest::from(&request);
-    let their_fetched = wip_http::wip_protocol::FetchInterfaceResponse::from(&fetched);
+    let their_request = request.to_upstream();
+    let their_fetched = fetched.to_upstream();
     let response = json_response(body.clone());
 
     let mut group = c.benchmark_group("fetch_decode");

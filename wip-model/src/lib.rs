@@ -36,7 +36,6 @@
 //!   `serde_json::Value` by their type (`json::arguments_from_serde` and its siblings).
 //! - `proptest`: `wip_model::arbitrary`, proptest strategies for valid paths, Objects, trees,
 //!   descriptors, values, requests and responses, for other crates' tests.
-//! - `upstream`: lossless conversions to and from the wip-protocol 0.2.0 types.
 //! - `fuzzing` (implies `serde` and `proptest`): the fuzz targets' entry points, which panic by
 //!   design when a promise is broken; for `fuzz/` and the seed-corpus replay tests only.
 
@@ -65,8 +64,6 @@ mod serde_impls;
 mod small;
 mod text;
 mod tree;
-#[cfg(feature = "upstream")]
-pub mod upstream;
 mod valid_descriptor;
 pub mod validate;
 mod value;

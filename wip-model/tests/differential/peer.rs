@@ -1,16 +1,16 @@
 //! The reference codec (wip-http 0.2.0) behind our model types: every function takes and
-//! returns `wip_model` values, converting through `wip_model::upstream`, so that the tests can
+//! returns `wip_model` values, converting through `wip_upstream::Upstream`, so that the tests can
 //! hold both codecs side by side.
 
 use wip_http::http;
-use wip_http::wip_protocol as up;
 use wip_http::{ClientResponseError, DecodedResponse, Endpoint};
 use wip_model::codec::Limits;
 use wip_model::{
     CallOperationMetadata, CallOperationRequest, CallOperationResponse, FetchInterfaceRequest,
-    FetchInterfaceResponse, InterfaceDescriptor, ObserveRequest, ObserveResponse, ProtocolError,
-    ProtocolInteraction, ProtocolResult,
+    FetchInterfaceResponse, InterfaceDescriptor, InterfaceTarget, ObserveRequest, ObserveResponse,
+    ProtocolError, ProtocolInteraction, ProtocolResult, Target,
 };
+use wip_upstream::Upstream;
 
 /// Why the reference codec refused a body or a value.
 #[derive(Debug)]
@@ -57,25 +57,29 @@ impl Peer {
     // Requests: the peer encodes an http::Request and decodes a bare body.
 
     pub(crate) fn encode_observe_request(&self, request: &ObserveRequest) -> Decoded<Vec<u8>> {
-        wip_http::encode_observe_request(&self.endpoint, &request.into(), self.limits)
+        wip_http::encode_observe_request(&self.endpoint, &request.to_upstream(), self.limits)
             .map(http::Request::into_body)
             .map_err(other)
     }
 
     pub(crate) fn decode_observe_request(&self, body: &[u8]) -> Decoded<ObserveRequest> {
         let request = wip_http::decode_observe_request(body, self.limits).map_err(other)?;
-        request.try_into().map_err(other)
+        ObserveRequest::from_upstream(request).map_err(other)
     }
 
     pub(crate) fn encode_fetch_request(&self, request: &FetchInterfaceRequest) -> Decoded<Vec<u8>> {
-        wip_http::encode_fetch_interface_request(&self.endpoint, &request.into(), self.limits)
-            .map(http::Request::into_body)
-            .map_err(other)
+        wip_http::encode_fetch_interface_request(
+            &self.endpoint,
+            &request.to_upstream(),
+            self.limits,
+        )
+        .map(http::Request::into_body)
+        .map_err(other)
     }
 
     pub(crate) fn decode_fetch_request(&self, body: &[u8]) -> Decoded<FetchInterfaceRequest> {
         let request = wip_http::decode_fetch_interface_request(body, self.limits).map_err(other)?;
-        request.try_into().map_err(other)
+        FetchInterfaceRequest::from_upstream(request).map_err(other)
     }
 
     pub(crate) fn encode_call_request(
@@ -85,8 +89,8 @@ impl Peer {
     ) -> Decoded<Vec<u8>> {
         wip_http::encode_call_operation_request(
             &self.endpoint,
-            &request.into(),
-            &descriptor.into(),
+            &request.to_upstream(),
+            &descriptor.to_upstream(),
             self.limits,
         )
         .map(http::Request::into_body)
@@ -100,7 +104,7 @@ impl Peer {
         body: &[u8],
         descriptor: &InterfaceDescriptor,
     ) -> Decoded<CallOperationRequest> {
-        let descriptor = up::InterfaceDescriptor::from(descriptor);
+        let descriptor = descriptor.to_upstream();
         let direct = wip_http::decode_call_operation_request(body, &descriptor, self.limits)
             .map_err(other)?;
         let metadata =
@@ -113,15 +117,15 @@ impl Peer {
                 "two ways of decoding disagree: {checked:?} vs {direct:?}"
             )));
         }
-        direct.try_into().map_err(other)
+        CallOperationRequest::from_upstream(direct).map_err(other)
     }
 
     pub(crate) fn decode_call_metadata(&self, body: &[u8]) -> Decoded<CallOperationMetadata> {
         let metadata =
             wip_http::decode_call_operation_metadata(body, self.limits).map_err(other)?;
         Ok(CallOperationMetadata {
-            target: metadata.target.try_into().map_err(other)?,
-            interface: metadata.interface.try_into().map_err(other)?,
+            target: Target::from_upstream(metadata.target).map_err(other)?,
+            interface: InterfaceTarget::from_upstream(metadata.interface).map_err(other)?,
             operation: metadata.operation,
         })
     }
@@ -133,8 +137,11 @@ impl Peer {
         request: &ObserveRequest,
         response: &ObserveResponse,
     ) -> Decoded<Vec<u8>> {
-        let encoded =
-            wip_http::encode_observe_response(&request.into(), &response.into(), self.limits);
+        let encoded = wip_http::encode_observe_response(
+            &request.to_upstream(),
+            &response.to_upstream(),
+            self.limits,
+        );
         ok_body(encoded)
     }
 
@@ -145,7 +152,7 @@ impl Peer {
         body: &[u8],
     ) -> Decoded<ProtocolResult<ObserveResponse>> {
         let decoded = wip_http::decode_observe_response(
-            &request.into(),
+            &request.to_upstream(),
             &response(status, body),
             self.limits,
         );
@@ -158,8 +165,8 @@ impl Peer {
         response: &FetchInterfaceResponse,
     ) -> Decoded<Vec<u8>> {
         let encoded = wip_http::encode_fetch_interface_response(
-            &request.into(),
-            &response.into(),
+            &request.to_upstream(),
+            &response.to_upstream(),
             self.limits,
         );
         ok_body(encoded)
@@ -172,7 +179,7 @@ impl Peer {
         body: &[u8],
     ) -> Decoded<ProtocolResult<FetchInterfaceResponse>> {
         let decoded = wip_http::decode_fetch_interface_response(
-            &request.into(),
+            &request.to_upstream(),
             &response(status, body),
             self.limits,
         );
@@ -186,9 +193,9 @@ impl Peer {
         response: &CallOperationResponse,
     ) -> Decoded<Vec<u8>> {
         let encoded = wip_http::encode_call_operation_response(
-            &request.into(),
-            &descriptor.into(),
-            &response.into(),
+            &request.to_upstream(),
+            &descriptor.to_upstream(),
+            &response.to_upstream(),
             self.limits,
         );
         ok_body(encoded)
@@ -202,8 +209,8 @@ impl Peer {
         body: &[u8],
     ) -> Decoded<ProtocolResult<CallOperationResponse>> {
         let decoded = wip_http::decode_call_operation_response(
-            &request.into(),
-            &descriptor.into(),
+            &request.to_upstream(),
+            &descriptor.to_upstream(),
             &response(status, body),
             self.limits,
         );
@@ -217,8 +224,8 @@ impl Peer {
         error: &ProtocolError,
     ) -> Decoded<(u16, Vec<u8>)> {
         let encoded = wip_http::encode_protocol_error_response(
-            interaction.into(),
-            &error.into(),
+            interaction.to_upstream(),
+            &error.to_upstream(),
             self.limits,
         )
         .map_err(other)?;
@@ -250,22 +257,18 @@ fn ok_body(
 }
 
 /// A classified response in our terms.
-fn classified<T, U>(
-    decoded: Result<DecodedResponse<U>, ClientResponseError>,
-) -> Decoded<ProtocolResult<T>>
-where
-    T: TryFrom<U>,
-    T::Error: std::fmt::Debug,
-{
+fn classified<T: Upstream>(
+    decoded: Result<DecodedResponse<T::Theirs>, ClientResponseError>,
+) -> Decoded<ProtocolResult<T>> {
     match decoded {
-        Ok(DecodedResponse::Success(success)) => {
-            Ok(ProtocolResult::Success(success.try_into().map_err(other)?))
-        }
+        Ok(DecodedResponse::Success(success)) => Ok(ProtocolResult::Success(
+            T::from_upstream(success).map_err(other)?,
+        )),
         // The envelope decides, not the status (wire-v1 §7.12); tests that care about the
         // status check it on the encoding side.
-        Ok(DecodedResponse::ProtocolFailure { error, .. }) => {
-            Ok(ProtocolResult::Failure(error.into()))
-        }
+        Ok(DecodedResponse::ProtocolFailure { error, .. }) => Ok(ProtocolResult::Failure(
+            ProtocolError::from_upstream(error).map_err(other)?,
+        )),
         Err(ClientResponseError::UnsupportedDescriptorFormat { format }) => {
             Err(Refusal::UnsupportedFormat(format))
         }
