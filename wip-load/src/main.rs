@@ -13,19 +13,22 @@
 //!
 //! `wip-load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`
 
+mod args;
 mod proxy;
 mod tally;
+mod token;
 
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use wip_client::{Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Session};
 use wip_demo::DemoOptions;
 use wip_tools::Tools;
 
+use crate::args::Args;
 use crate::proxy::{FaultProxy, Plan};
 use crate::tally::{Class, Record, Tally};
 
@@ -41,59 +44,6 @@ const RUN_LIMIT: Duration = Duration::from_secs(600);
 const SETTLE_LIMIT: Duration = Duration::from_secs(15);
 /// Most requests one proxied connection serves before the proxy closes it.
 const MAX_REQUESTS_PER_CONNECTION: u64 = 16;
-
-/// The run's settings, from the command line.
-#[derive(Debug, Clone, Copy)]
-struct Args {
-    invokes: usize,
-    tasks: usize,
-    fault_percent: u64,
-    seed: u64,
-    timeout: Duration,
-}
-
-impl Default for Args {
-    fn default() -> Self {
-        Self {
-            invokes: 10_000,
-            tasks: 64,
-            fault_percent: 20,
-            seed: 1,
-            timeout: Duration::from_secs(2),
-        }
-    }
-}
-
-impl Args {
-    fn parse(mut words: impl Iterator<Item = String>) -> Result<Self> {
-        let mut args = Self::default();
-        while let Some(flag) = words.next() {
-            let value = words
-                .next()
-                .with_context(|| format!("{flag} needs a value"))?;
-            let number = || -> Result<u64> {
-                value
-                    .parse()
-                    .with_context(|| format!("{flag} takes a whole number, not {value:?}"))
-            };
-            match flag.as_str() {
-                "--invokes" => args.invokes = usize::try_from(number()?)?,
-                "--tasks" => args.tasks = usize::try_from(number()?)?,
-                "--faults" => args.fault_percent = number()?,
-                "--seed" => args.seed = number()?,
-                "--timeout-ms" => args.timeout = Duration::from_millis(number()?),
-                _ => bail!(
-                    "unknown option {flag:?}; usage: wip-load [--invokes N] [--tasks N] \
-                     [--faults PERCENT] [--seed N] [--timeout-ms N]"
-                ),
-            }
-        }
-        if args.tasks == 0 || args.fault_percent > 100 || args.timeout.is_zero() {
-            bail!("--tasks and --timeout-ms must be positive, --faults at most 100");
-        }
-        Ok(args)
-    }
-}
 
 fn main() -> Result<ExitCode> {
     let args = Args::parse(std::env::args().skip(1))?;
@@ -193,7 +143,7 @@ async fn invoke_all(tools: &Arc<Tools<Client>>, args: Args) -> Vec<Record> {
                 if invoke >= args.invokes {
                     break;
                 }
-                let input = serde_json::json!({ "body": tally::token(args.seed, invoke) });
+                let input = serde_json::json!({ "body": token::token(args.seed, invoke) });
                 let report = tokio::time::timeout(
                     INVOKE_LIMIT,
                     tools.invoke_report(&target, OPERATION, &input),

@@ -130,7 +130,7 @@ pub(crate) struct ProxyCounts {
 impl ProxyCounts {
     /// Notes a request that was passed on or met a fault, when it carries a token of this run.
     fn saw(&self, seed: u64, request: &[u8], forwarded: bool, fault: Option<Fault>) {
-        let Some(invoke) = crate::tally::invoke_in(seed, request) else {
+        let Some(invoke) = crate::token::invoke_in(seed, request) else {
             return;
         };
         // Noting never panics while the guard is held, so poisoning cannot leave it torn.

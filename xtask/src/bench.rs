@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::{cargo, metadata};
+use crate::metadata::{self, cargo};
 
 /// One comparison: a criterion group with our benchmark and the baseline's, and the target ratio.
 struct Comparison {

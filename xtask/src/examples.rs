@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::{metadata, root};
+use crate::metadata::{self, root};
 
 /// How long one example may run. Each finishes in a second or two on an idle machine; the rest
 /// is room for a loaded one, and the bound stops a hung example from holding CI.

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 
-use crate::root;
+use crate::metadata::root;
 
 /// The README markers, in the order their commands run.
 const MARKERS: [(&str, &str); 2] = [

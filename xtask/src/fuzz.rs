@@ -4,7 +4,7 @@ use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 
-use crate::{cargo, root};
+use crate::metadata::{cargo, root};
 
 /// How long a run lasts when `--seconds` is not given.
 const DEFAULT_SECONDS: u64 = 60;

@@ -10,5 +10,5 @@ use anyhow::Result;
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let mut cargo_args = vec!["run", "--release", "--locked", "-p", "wip-load", "--"];
     cargo_args.extend(args.iter().map(String::as_str));
-    crate::cargo(&cargo_args, &[])
+    crate::metadata::cargo(&cargo_args, &[])
 }

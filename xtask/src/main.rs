@@ -7,6 +7,7 @@
 //!   (`examples.rs`).
 //! - `package`: checks the publishable crates' metadata and packs them, each built from its
 //!   package (`package.rs`).
+//! - `cycles [CRATE...]`: import circles between the files of each crate (`cycles.rs`).
 //! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
 //!   the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
@@ -18,6 +19,7 @@
 //! - `fresh-clone [--keep]`: a clean clone of HEAD runs the README's two commands.
 
 mod bench;
+mod cycles;
 mod examples;
 mod fresh_clone;
 mod fuzz;
@@ -25,21 +27,23 @@ mod load;
 mod metadata;
 mod package;
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{Context, Result, bail};
+
+use metadata::cargo;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | examples | package | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
+            "usage: cargo xtask <ci | examples | package | cycles [CRATE...] | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
         );
     };
     match command.as_str() {
         "ci" => ci(),
         "examples" => examples::run(rest),
+        "cycles" => cycles::run(rest),
         "package" => package::run(rest),
         "golden" => golden(rest),
         "bench" => bench::run(rest),
@@ -48,48 +52,10 @@ fn main() -> Result<()> {
         "fresh-clone" => fresh_clone::run(rest),
         other => {
             bail!(
-                "unknown command {other:?}; try ci, examples, package, golden, bench, fuzz, load or fresh-clone"
+                "unknown command {other:?}; try ci, examples, package, cycles, golden, bench, fuzz, load or fresh-clone"
             )
         }
     }
-}
-
-/// The root of the workspace the command was run in, as cargo finds it from the current
-/// directory (so that an xtask binary built from another checkout that shares the target
-/// directory still works on this one); the parent of this crate's manifest directory if cargo
-/// cannot tell.
-pub(crate) fn root() -> PathBuf {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let located = Command::new(cargo)
-        .args(["locate-project", "--workspace", "--message-format", "plain"])
-        .output()
-        .ok()
-        .filter(|output| output.status.success())
-        .and_then(|output| String::from_utf8(output.stdout).ok())
-        .and_then(|manifest| Path::new(manifest.trim()).parent().map(Path::to_path_buf));
-    located.unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."))
-    })
-}
-
-/// Runs `cargo` with `args` in the workspace root and fails if it fails.
-pub(crate) fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<()> {
-    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    command.current_dir(root()).args(args);
-    for (name, value) in envs {
-        command.env(name, value);
-    }
-    eprintln!("$ cargo {}", args.join(" "));
-    let status = command
-        .status()
-        .with_context(|| format!("running cargo {}", args.join(" ")))?;
-    if !status.success() {
-        bail!("cargo {} failed with {status}", args.join(" "));
-    }
-    Ok(())
 }
 
 fn ci() -> Result<()> {

@@ -1,12 +1,49 @@
-//! What cargo says of the workspace: `cargo metadata` of its own packages, and the JSON messages
-//! of a build.
+//! Cargo in the workspace: where its root is, running a cargo command there, `cargo metadata` of
+//! its own packages, and the JSON messages of a build.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::root;
+/// The root of the workspace the command was run in, as cargo finds it from the current
+/// directory (so that an xtask binary built from another checkout that shares the target
+/// directory still works on this one); the parent of this crate's manifest directory if cargo
+/// cannot tell.
+pub(crate) fn root() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let located = Command::new(cargo)
+        .args(["locate-project", "--workspace", "--message-format", "plain"])
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .and_then(|output| String::from_utf8(output.stdout).ok())
+        .and_then(|manifest| Path::new(manifest.trim()).parent().map(Path::to_path_buf));
+    located.unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."))
+    })
+}
+
+/// Runs `cargo` with `args` in the workspace root and fails if it fails.
+pub(crate) fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<()> {
+    let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    command.current_dir(root()).args(args);
+    for (name, value) in envs {
+        command.env(name, value);
+    }
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = command
+        .status()
+        .with_context(|| format!("running cargo {}", args.join(" ")))?;
+    if !status.success() {
+        bail!("cargo {} failed with {status}", args.join(" "));
+    }
+    Ok(())
+}
 
 /// `cargo metadata` of the workspace's own packages (no dependencies), run with `envs` set.
 pub(crate) fn workspace(envs: &[(&str, &str)]) -> Result<Value> {

@@ -18,7 +18,7 @@
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use crate::{cargo, metadata};
+use crate::metadata::{self, cargo};
 
 /// What crates.io takes at most of keywords, and of categories.
 const MOST_KEYWORDS: usize = 5;

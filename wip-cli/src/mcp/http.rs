@@ -23,9 +23,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
+use hyper::body::Incoming;
 use hyper::header::{AUTHORIZATION, HeaderValue, WWW_AUTHENTICATE};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -36,6 +35,7 @@ use tokio::net::TcpListener;
 
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::WipServer;
+use crate::mcp::response::{Body, plain};
 use crate::mcp::sessions::Sessions;
 use crate::output::print_text;
 
@@ -254,8 +254,6 @@ pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) 
     }
 }
 
-pub(crate) type Body = BoxBody<Bytes, Infallible>;
-
 /// What every connection's requests go through.
 struct Shared {
     service: StreamableHttpService<WipServer, crate::mcp::sessions::Manager>,
@@ -328,13 +326,6 @@ impl Shared {
         }
         response
     }
-}
-
-/// A plain-text response with `status`.
-pub(crate) fn plain(status: StatusCode, text: &str) -> Response<Body> {
-    let mut response = Response::new(Full::from(text.to_owned()).boxed());
-    *response.status_mut() = status;
-    response
 }
 
 /// The `Host` values accepted: the loopback names and the address bound.

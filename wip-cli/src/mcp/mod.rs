@@ -16,6 +16,7 @@ mod gate;
 mod handler;
 mod http;
 mod instructions;
+mod response;
 mod session;
 mod sessions;
 mod stdio;

@@ -6,15 +6,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
+use hyper::header::HeaderValue;
 use hyper::{Request, Response, StatusCode};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use serde_json::Value;
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use crate::mcp::gate;
+use crate::mcp::response::{Body, json};
 
 /// The session manager the HTTP service runs on.
 pub(crate) type Manager = LocalSessionManager;
@@ -61,10 +61,7 @@ impl Sessions {
 
     /// Lets a POST through, or answers it here: a message that is not JSON (-32700), a request
     /// outside a session before initialize, or an initialize past the session cap.
-    pub(crate) async fn admit(
-        &self,
-        request: &Request<Bytes>,
-    ) -> Result<Admitted, Response<super::http::Body>> {
+    pub(crate) async fn admit(&self, request: &Request<Bytes>) -> Result<Admitted, Response<Body>> {
         if request.headers().contains_key(SESSION_HEADER) {
             return Ok(Admitted(None));
         }
@@ -128,17 +125,10 @@ fn next_event_id(id: &str) -> Option<String> {
     })
 }
 
-fn json(status: StatusCode, body: &Value) -> Response<super::http::Body> {
-    let mut response = Response::new(Full::from(body.to_string()).boxed());
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response
-}
-
 #[cfg(test)]
 mod tests {
+    use http_body_util::BodyExt;
+
     use super::*;
 
     #[test]
