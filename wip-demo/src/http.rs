@@ -22,14 +22,11 @@ use wip_http::{
     encode_fetch_interface_response, encode_observe_response, encode_protocol_error_response,
     validate_http_request,
 };
-use wip_protocol::{
-    ObjectObservation, ObserveRequest, ProtocolError, ProtocolErrorCode, ProtocolInteraction,
-};
+use wip_protocol::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
 
 use crate::auth::{self, Access, DemoAuth};
 use crate::counters::{Counters, Interaction, OperationKey};
-use crate::lab::{self, LabProvider};
-use crate::provider::DemoProvider;
+use crate::worldspace::Worldspace;
 
 const ROUTES: [Route; 3] = [Route::Observe, Route::FetchInterface, Route::CallOperation];
 
@@ -39,9 +36,7 @@ const MAX_MESSAGE_BYTES: usize = 512;
 /// Serves the three routes of one endpoint.
 #[derive(Debug)]
 pub(crate) struct Handler {
-    provider: DemoProvider,
-    /// The lab, when [`DemoOptions::lab`](crate::DemoOptions::lab) is on.
-    lab: Option<LabProvider>,
+    worldspace: Worldspace,
     auth: Option<DemoAuth>,
     counters: Arc<Counters>,
     endpoint: Endpoint,
@@ -86,8 +81,7 @@ fn bounded(mut message: String) -> String {
 /// What a [`Handler`] serves and how.
 #[derive(Debug)]
 pub(crate) struct HandlerParts {
-    pub(crate) provider: DemoProvider,
-    pub(crate) lab: Option<LabProvider>,
+    pub(crate) worldspace: Worldspace,
     pub(crate) auth: Option<DemoAuth>,
     pub(crate) counters: Arc<Counters>,
     pub(crate) endpoint: Endpoint,
@@ -99,8 +93,7 @@ pub(crate) struct HandlerParts {
 impl Handler {
     pub(crate) fn new(parts: HandlerParts) -> Self {
         let HandlerParts {
-            provider,
-            lab,
+            worldspace,
             auth,
             counters,
             endpoint,
@@ -110,8 +103,7 @@ impl Handler {
         } = parts;
         let route_paths = ROUTES.map(|route| (route, endpoint.route(route).path().to_owned()));
         Self {
-            provider,
-            lab,
+            worldspace,
             auth,
             counters,
             endpoint,
@@ -219,43 +211,12 @@ impl Handler {
         }
     }
 
-    /// The lab provider, when the lab is on and `path` is in it.
-    fn lab_for(&self, path: &str) -> Option<&LabProvider> {
-        self.lab.as_ref().filter(|_| lab::owns(path))
-    }
-
-    /// An observation from the provider that owns the path. An observe of `/` at depth 1 or more
-    /// also gets the lab's tree as the root's last child; the two trees are separate
-    /// snapshots, since the two providers share no lock.
-    fn observation(&self, request: &ObserveRequest) -> Result<ObjectObservation, ProtocolError> {
-        if let Some(lab) = self.lab_for(&request.path) {
-            return lab.observe(request);
-        }
-        let joined = self
-            .lab
-            .as_ref()
-            .filter(|_| request.path == "/" && request.depth > 0);
-        let Some(lab) = joined else {
-            return self.provider.observe(request, 0);
-        };
-        let below = request.depth - 1;
-        let mut observation = self.provider.observe(request, lab.root_size(below))?;
-        let lab_tree = lab.observe(&ObserveRequest {
-            path: lab::ROOT.into(),
-            depth: below,
-        })?;
-        if let Some(children) = &mut observation.children {
-            children.push(lab_tree);
-        }
-        Ok(observation)
-    }
-
     fn observe(&self, body: &[u8]) -> Response<Vec<u8>> {
         let request = match decode_observe_request(body, self.limits) {
             Ok(request) => request,
             Err(error) => return self.undecodable(Route::Observe, error),
         };
-        let observation = match self.observation(&request) {
+        let observation = match self.worldspace.observe(&request) {
             Ok(observation) => observation,
             Err(error) => return self.failure(Route::Observe, error),
         };
@@ -287,11 +248,7 @@ impl Handler {
             Ok(request) => request,
             Err(error) => return self.undecodable(Route::FetchInterface, error),
         };
-        let fetched = match self.lab_for(&request.interface.scope) {
-            Some(lab) => lab.fetch(&request),
-            None => self.provider.fetch(&request),
-        };
-        let response = match fetched {
+        let response = match self.worldspace.fetch(&request) {
             Ok(response) => response,
             Err(error) => return self.failure(Route::FetchInterface, error),
         };
@@ -311,10 +268,7 @@ impl Handler {
         };
         let reference = &metadata.interface.reference;
         let key = OperationKey::new(&reference.scope, &reference.name, &metadata.operation);
-        let outcome = match self.lab_for(&metadata.target.path) {
-            Some(lab) => lab.call(access, metadata, body, self.limits),
-            None => self.provider.call(access, metadata, body, self.limits),
-        };
+        let outcome = self.worldspace.call(access, metadata, body, self.limits);
         self.counters.operation(key, outcome.executed);
         let success = match outcome.result {
             Ok(success) => success,

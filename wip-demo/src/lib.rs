@@ -95,13 +95,15 @@ mod http;
 pub mod interfaces;
 pub mod lab;
 mod layout;
-mod node;
 mod operations;
 mod options;
 mod provider;
 mod server;
+mod tracker;
+mod tree;
 pub mod types;
 mod world;
+mod worldspace;
 
 pub use auth::DemoAuth;
 pub use counters::{CounterSnapshot, OperationCount, OperationKey};

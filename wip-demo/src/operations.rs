@@ -12,7 +12,8 @@ use crate::interfaces::{
     Diagnostics, IssueComments, IssueRead, Lifecycle, Person, Project, Search, Tracker, Translation,
 };
 use crate::layout::{self, NodeKind};
-use crate::node::Node;
+use crate::tracker::TrackerTree;
+use crate::tree::{Layout, Node};
 use crate::types::{
     AddCommentResult, ApproveResult, AssignResult, Blocked, CloseReason, CloseResult, Closed,
     Comment, CommentAdded, CreateIssueResult, FailureMode, IssueStatus, IssueView, Priority,
@@ -56,7 +57,7 @@ fn count(value: usize) -> u32 {
 }
 
 fn person_at(state: &State, entry: &Entry) -> Option<usize> {
-    match layout::resolve(state, entry.as_str()) {
+    match state.resolve(entry.as_str()) {
         Some(NodeKind::Person(person)) => Some(person),
         _ => None,
     }
@@ -80,7 +81,7 @@ fn review(state: &State, data: ReviewData) -> OperationResult<Review> {
     })
 }
 
-impl Node {
+impl Node<TrackerTree> {
     fn issue_id(&self) -> OperationResult<(usize, u32)> {
         match self.kind() {
             NodeKind::Issue(project, number) => Ok((project, number)),
@@ -103,7 +104,7 @@ impl Node {
     }
 }
 
-impl Tracker for Node {
+impl Tracker for Node<TrackerTree> {
     fn stats(&self) -> OperationResult<Stats> {
         let state = self.world().read();
         let (open, closed) = state.counts(None);
@@ -126,10 +127,7 @@ impl Tracker for Node {
                 JsonValue::String(env!("CARGO_PKG_VERSION").into()),
             ),
             member("generated_issues", JsonValue::Integer(generated)),
-            member(
-                "diagnostics",
-                JsonValue::Boolean(self.world().diagnostics()),
-            ),
+            member("diagnostics", JsonValue::Boolean(state.diagnostics)),
             member("load_factor", JsonValue::Number(0.5)),
             member("motd", JsonValue::Null),
             member(
@@ -144,7 +142,7 @@ impl Tracker for Node {
     }
 }
 
-impl Project for Node {
+impl Project for Node<TrackerTree> {
     fn summary(&self) -> OperationResult<ProjectSummary> {
         let project = self.project_id()?;
         let state = self.world().read();
@@ -192,7 +190,7 @@ impl Project for Node {
     }
 }
 
-impl IssueRead for Node {
+impl IssueRead for Node<TrackerTree> {
     fn read(&self) -> OperationResult<IssueView> {
         let (project, number) = self.issue_id()?;
         let state = self.world().read();
@@ -221,7 +219,7 @@ impl IssueRead for Node {
     }
 }
 
-impl IssueComments for Node {
+impl IssueComments for Node<TrackerTree> {
     fn read(&self, limit: Option<u32>) -> OperationResult<Vec<Comment>> {
         let (project, number) = self.issue_id()?;
         let state = self.world().read();
@@ -275,7 +273,7 @@ impl IssueComments for Node {
     }
 }
 
-impl Lifecycle for Node {
+impl Lifecycle for Node<TrackerTree> {
     fn close(
         &self,
         reason: Option<CloseReason>,
@@ -333,7 +331,7 @@ impl Lifecycle for Node {
     }
 }
 
-impl Translation for Node {
+impl Translation for Node<TrackerTree> {
     fn review(&self) -> OperationResult<Review> {
         let (project, number) = self.issue_id()?;
         let state = self.world().read();
@@ -363,7 +361,7 @@ impl Translation for Node {
     }
 }
 
-impl Person for Node {
+impl Person for Node<TrackerTree> {
     fn profile(&self) -> OperationResult<Profile> {
         let person = self.person_id()?;
         let state = self.world().read();
@@ -382,7 +380,7 @@ impl Person for Node {
     }
 }
 
-impl Search for Node {
+impl Search for Node<TrackerTree> {
     fn issues(
         &self,
         query: String,
@@ -396,7 +394,7 @@ impl Search for Node {
         let state = self.world().read();
         let project = match project {
             None => None,
-            Some(entry) => match layout::resolve(&state, entry.as_str()) {
+            Some(entry) => match state.resolve(entry.as_str()) {
                 Some(NodeKind::Project(project)) => Some(project),
                 // An entry that is not a project matches nothing rather than everything.
                 _ => {
@@ -422,7 +420,7 @@ impl Search for Node {
     }
 }
 
-impl Diagnostics for Node {
+impl Diagnostics for Node<TrackerTree> {
     fn fail(&self, mode: FailureMode) -> OperationResult<()> {
         match mode {
             FailureMode::internal => Err(host_failure("diagnostics: injected internal failure")),

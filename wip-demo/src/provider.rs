@@ -1,17 +1,16 @@
-//! The wip-host provider: publications per Object, observe trees, fetches and calls.
+//! The wip-host provider of one tree: publications per Object, observe trees, fetches and calls.
 //!
 //! wip-host resolves one Object at a time, so this module builds observe trees itself, under one
 //! read lock so a tree is one consistent snapshot. Calls go through wip-host's dispatcher with
 //! wip-http decoding the arguments once the Host has fixed the descriptor, and
 //! [`ObjectProvider::execute_operation`] holds the world's commit lock from resolution to commit.
-//! The lab (`/lab`) has a provider of its own in `lab/`.
+//! The tracker and the lab each have one, over their own [`Tree`].
 
 use std::sync::Arc;
 
 use wip_host::{
-    EffectGuarantee, ExecutionContext, HostError, InterfaceRegistry, ObjectProvider,
-    OperationAttempt, ProviderResult, PublicationError, PublishedObject, RegisteredInterface,
-    RegistrationError, Scope, ScopeObservation, Validator,
+    EffectGuarantee, ExecutionContext, HostError, ObjectProvider, OperationAttempt, ProviderResult,
+    PublicationError, PublishedObject,
 };
 use wip_http::{CallOperationMetadata, Limits};
 use wip_protocol::{
@@ -21,57 +20,23 @@ use wip_protocol::{
 
 use crate::auth::Access;
 use crate::call::{self, CallOutcome};
-use crate::interfaces::{
-    DiagnosticsDefinition, IssueCommentsDefinition, IssueReadDefinition, LifecycleDefinition,
-    PersonDefinition, ProjectDefinition, SearchDefinition, TrackerDefinition,
-    TranslationDefinition, names,
-};
-use crate::layout::{self, NodeKind};
-use crate::node::{Node, ScopeRef};
-use crate::world::{State, World};
+use crate::tree::{Kind, Layout, Node, Tree, World};
 
-/// The interface validator of `issue::lifecycle`. Its descriptor never changes while the server
-/// runs, so the value is fixed; clients must still copy it from the fetch into their calls.
-pub(crate) const LIFECYCLE_VALIDATOR: &[u8] = b"issue::lifecycle/1";
-
-/// Registration tokens, one per published (scope, name) pair.
-struct Registrations {
-    tracker: RegisteredInterface<TrackerDefinition>,
-    diagnostics: Option<RegisteredInterface<DiagnosticsDefinition>>,
-    project: RegisteredInterface<ProjectDefinition>,
-    issue_read: RegisteredInterface<IssueReadDefinition>,
-    issue_comments: RegisteredInterface<IssueCommentsDefinition>,
-    /// Indexed by project.
-    lifecycle: Vec<RegisteredInterface<LifecycleDefinition>>,
-    /// Indexed by project; only translated projects have one.
-    translation: Vec<Option<RegisteredInterface<TranslationDefinition>>>,
-    person: RegisteredInterface<PersonDefinition>,
-    search: RegisteredInterface<SearchDefinition>,
-}
-
-/// The demo's `ObjectProvider`.
-pub(crate) struct DemoProvider {
-    world: Arc<World>,
-    registry: InterfaceRegistry,
-    root: Scope,
-    /// Indexed by project; projects are scope Objects of their `issue::lifecycle`.
-    project_scopes: Vec<Scope>,
-    interfaces: Registrations,
+/// The `ObjectProvider` of tree `T`.
+pub(crate) struct Provider<T: Tree> {
+    tree: T,
+    world: Arc<World<T::State>>,
     max_observe_objects: usize,
 }
 
-impl std::fmt::Debug for DemoProvider {
+impl<T: Tree> std::fmt::Debug for Provider<T> {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter
-            .debug_struct("DemoProvider")
+            .debug_struct("Provider")
             .field("world", &self.world)
             .field("max_observe_objects", &self.max_observe_objects)
             .finish_non_exhaustive()
     }
-}
-
-fn scope(path: String) -> Result<Scope, RegistrationError> {
-    Scope::new(path).map_err(RegistrationError::InvalidReference)
 }
 
 fn protocol_error(code: ProtocolErrorCode, message: impl Into<String>) -> ProtocolError {
@@ -81,117 +46,29 @@ fn protocol_error(code: ProtocolErrorCode, message: impl Into<String>) -> Protoc
     }
 }
 
-impl DemoProvider {
-    pub(crate) fn new(
-        state: State,
-        diagnostics: bool,
-        max_observe_objects: usize,
-    ) -> Result<Self, RegistrationError> {
-        let mut registry = InterfaceRegistry::new();
-        let root = scope("/".into())?;
-        let mut project_scopes = Vec::new();
-        let mut lifecycle = Vec::new();
-        let mut translation = Vec::new();
-        for (index, project) in state.projects.iter().enumerate() {
-            let project_scope = scope(layout::path(&state, NodeKind::Project(index)))?;
-            let validator = Some(Validator::new(LIFECYCLE_VALIDATOR));
-            lifecycle.push(registry.register(
-                &project_scope,
-                names::LIFECYCLE,
-                LifecycleDefinition,
-                validator,
-            )?);
-            translation.push(if project.translated {
-                Some(registry.register(
-                    &project_scope,
-                    names::TRANSLATION,
-                    TranslationDefinition,
-                    None,
-                )?)
-            } else {
-                None
-            });
-            project_scopes.push(project_scope);
-        }
-        let enabled = diagnostics;
-        let diagnostics = if enabled {
-            Some(registry.register(&root, names::DIAGNOSTICS, DiagnosticsDefinition, None)?)
-        } else {
-            None
-        };
-        let interfaces = Registrations {
-            tracker: registry.register(&root, names::TRACKER, TrackerDefinition, None)?,
-            diagnostics,
-            project: registry.register(&root, names::PROJECT, ProjectDefinition, None)?,
-            issue_read: registry.register(&root, names::ISSUE_READ, IssueReadDefinition, None)?,
-            issue_comments: registry.register(
-                &root,
-                names::ISSUE_COMMENTS,
-                IssueCommentsDefinition,
-                None,
-            )?,
-            lifecycle,
-            translation,
-            person: registry.register(&root, names::PERSON, PersonDefinition, None)?,
-            search: registry.register(&root, names::SEARCH, SearchDefinition, None)?,
-        };
-        Ok(Self {
-            world: Arc::new(World::new(state, enabled)),
-            registry,
-            root,
-            project_scopes,
-            interfaces,
+impl<T: Tree> Provider<T> {
+    pub(crate) fn new(tree: T, state: T::State, max_observe_objects: usize) -> Self {
+        Self {
+            tree,
+            world: Arc::new(World::new(state)),
             max_observe_objects,
-        })
+        }
     }
 
     /// The live world, for reading its state in process.
-    pub(crate) fn world(&self) -> Arc<World> {
-        Arc::clone(&self.world)
+    pub(crate) fn world(&self) -> &Arc<World<T::State>> {
+        &self.world
     }
 
-    /// The publication of one Object: its interfaces in order, and the live scope Objects they
-    /// need (a scope Object also binds its own scope, as wip-host's fetch requires).
+    /// The publication of one Object: a snapshot of it, with the interfaces and scope Objects
+    /// its tree gives it.
     fn publish(
         &self,
-        state: &State,
-        kind: NodeKind,
-    ) -> Result<PublishedObject<Node>, PublicationError> {
-        let interfaces = &self.interfaces;
-        let root_ref = layout::reference(state, NodeKind::Root);
-        let publication = PublishedObject::new(Node::snapshot(&self.world, state, kind))
-            .bind_scope(ScopeObservation::new(&self.root, &ScopeRef(&root_ref)));
-        Ok(match kind {
-            NodeKind::Root => {
-                let publication = publication.expose(&interfaces.tracker)?;
-                match &interfaces.diagnostics {
-                    Some(diagnostics) => publication.expose(diagnostics)?,
-                    None => publication,
-                }
-            }
-            NodeKind::Project(project) => publication
-                .expose(&interfaces.project)?
-                .bind_scope(self.project_scope(state, project)),
-            NodeKind::Issue(project, _) => {
-                let publication = publication
-                    .expose(&interfaces.issue_read)?
-                    .expose(&interfaces.issue_comments)?
-                    .expose(&interfaces.lifecycle[project])?
-                    .bind_scope(self.project_scope(state, project));
-                match &interfaces.translation[project] {
-                    Some(translation) => publication.expose(translation)?,
-                    None => publication,
-                }
-            }
-            NodeKind::Person(_) => publication.expose(&interfaces.person)?,
-            NodeKind::Search => publication.expose(&interfaces.search)?,
-            NodeKind::Projects | NodeKind::People => publication,
-        })
-    }
-
-    fn project_scope(&self, state: &State, project: usize) -> ScopeObservation {
-        let reference = layout::reference(state, NodeKind::Project(project));
-        ScopeObservation::new(&self.project_scopes[project], &ScopeRef(&reference))
+        state: &T::State,
+        kind: Kind<T>,
+    ) -> Result<PublishedObject<Node<T>>, PublicationError> {
+        let publication = PublishedObject::new(Node::snapshot(&self.world, state, kind));
+        self.tree.publish(state, kind, publication)
     }
 
     /// Observes `request.path` and its descendants to `request.depth`, as one snapshot.
@@ -202,13 +79,15 @@ impl DemoProvider {
         extra: usize,
     ) -> Result<ObjectObservation, ProtocolError> {
         let state = self.world.read();
-        let Some(kind) = layout::resolve(&state, &request.path) else {
+        let Some(kind) = state.resolve(&request.path) else {
             return Err(protocol_error(
                 ProtocolErrorCode::NotFound,
                 "nothing is published at this path",
             ));
         };
-        let size = layout::subtree_size(&state, kind, request.depth).saturating_add(extra);
+        let size = state
+            .subtree_size(kind, request.depth)
+            .saturating_add(extra);
         if size > self.max_observe_objects {
             return Err(protocol_error(
                 ProtocolErrorCode::ResourceLimitExceeded,
@@ -221,10 +100,12 @@ impl DemoProvider {
         self.observe_tree(&state, kind, &request.path, request.depth)
     }
 
-    fn observe_tree(
+    /// The observation of `kind` at `path`, which is its canonical path: paths resolve only in
+    /// their canonical spelling, so a child's path is its parent's plus its name.
+    pub(crate) fn observe_tree(
         &self,
-        state: &State,
-        kind: NodeKind,
+        state: &T::State,
+        kind: Kind<T>,
         path: &str,
         depth: u32,
     ) -> Result<ObjectObservation, ProtocolError> {
@@ -237,11 +118,11 @@ impl DemoProvider {
         let children = if depth == 0 {
             None
         } else {
-            let children = layout::children(state, kind)
+            let children = state
+                .children(kind)
                 .into_iter()
                 .map(|child| {
-                    let name = layout::name(state, child);
-                    let path = layout::child_path(path, &name);
+                    let path = child_path(path, &state.name(child));
                     self.observe_tree(state, child, &path, depth - 1)
                 })
                 .collect::<Result<Vec<_>, _>>()?;
@@ -255,11 +136,10 @@ impl DemoProvider {
         &self,
         request: &FetchInterfaceRequest,
     ) -> Result<FetchInterfaceResponse, ProtocolError> {
-        ObjectProvider::fetch_interface(self, &self.registry, &request.interface)?
-            .protocol_response()
+        self.tree.fetch(self, &self.world, request)
     }
 
-    /// Runs one call on an Object of the tracker.
+    /// Runs one call on an Object of the tree.
     pub(crate) fn call(
         &self,
         access: Access,
@@ -271,40 +151,40 @@ impl DemoProvider {
     }
 }
 
-/// `with_object` of both providers: `publish` resolves the path and publishes its Object under
-/// the world's read lock, which is released when it returns, so `operation` runs without it
-/// (operations take the write lock themselves). Nothing at the path is `NotFound`; an Object that
-/// cannot be published is an internal failure that committed nothing.
-pub(crate) fn run_published<O: wip_host::WipObject, E: std::fmt::Display, R>(
-    publish: impl FnOnce() -> Option<Result<PublishedObject<O>, E>>,
-    operation: impl FnOnce(&PublishedObject<O>) -> R,
-) -> ProviderResult<R> {
-    match publish() {
-        None => ProviderResult::NotFound,
-        Some(Ok(publication)) => ProviderResult::Found(operation(&publication)),
-        Some(Err(error)) => ProviderResult::Failure(HostError::internal(
-            error.to_string(),
-            EffectGuarantee::NotCommitted,
-        )),
+/// Appends a child's name to its parent's path.
+pub(crate) fn child_path(parent: &str, name: &str) -> String {
+    if parent == "/" {
+        format!("/{name}")
+    } else {
+        format!("{parent}/{name}")
     }
 }
 
-impl ObjectProvider for DemoProvider {
-    type Object = Node;
+impl<T: Tree> ObjectProvider for Provider<T> {
+    type Object = Node<T>;
 
+    /// Resolves the path and publishes its Object under the world's read lock, which is released
+    /// before `operation` runs (operations take the write lock themselves). Nothing at the path
+    /// is `NotFound`; an Object that cannot be published is an internal failure that committed
+    /// nothing.
     fn with_object<R>(
         &self,
         _context: &ExecutionContext,
         path: &str,
         operation: impl FnOnce(&PublishedObject<Self::Object>) -> R,
     ) -> ProviderResult<R> {
-        run_published(
-            || {
-                let state = self.world.read();
-                layout::resolve(&state, path).map(|kind| self.publish(&state, kind))
-            },
-            operation,
-        )
+        let published = {
+            let state = self.world.read();
+            state.resolve(path).map(|kind| self.publish(&state, kind))
+        };
+        match published {
+            None => ProviderResult::NotFound,
+            Some(Ok(publication)) => ProviderResult::Found(operation(&publication)),
+            Some(Err(error)) => ProviderResult::Failure(HostError::internal(
+                error.to_string(),
+                EffectGuarantee::NotCommitted,
+            )),
+        }
     }
 
     fn execute_operation(
@@ -313,8 +193,8 @@ impl ObjectProvider for DemoProvider {
         path: &str,
         operation: impl FnOnce(&PublishedObject<Self::Object>) -> OperationAttempt,
     ) -> ProviderResult<OperationAttempt> {
-        // Held from the snapshot whose validator the Host compares until the operation has
-        // committed, so no other operation can change the Object in between.
+        // Held from the snapshot whose validators the Host compares until the operation has
+        // committed, so no other operation of this tree changes anything in between.
         let _commit = self.world.commit_lock();
         self.with_object(context, path, operation)
     }

@@ -15,13 +15,12 @@ use wip_http::Endpoint;
 
 use crate::counters::{CounterSnapshot, Counters};
 use crate::error::DemoError;
-use crate::generate;
 use crate::http::{Handler, HandlerParts};
-use crate::lab::LabProvider;
-use crate::layout::{self, NodeKind};
+use crate::layout::NodeKind;
 use crate::options::DemoOptions;
-use crate::provider::DemoProvider;
-use crate::world::World;
+use crate::tree::{Layout, World};
+use crate::world::State;
+use crate::worldspace::Worldspace;
 
 /// Pause after a failed `accept` (for example when out of file descriptors) before the next.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
@@ -35,7 +34,8 @@ pub struct DemoServer {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<()>>,
     counters: Arc<Counters>,
-    world: Arc<World>,
+    /// The tracker's world, for reading comments.
+    world: Arc<World<State>>,
 }
 
 impl DemoServer {
@@ -59,7 +59,7 @@ impl DemoServer {
     #[must_use]
     pub fn comments(&self, path: &str) -> Option<Vec<String>> {
         let state = self.world.read();
-        let Some(NodeKind::Issue(project, number)) = layout::resolve(&state, path) else {
+        let Some(NodeKind::Issue(project, number)) = state.resolve(path) else {
             return None;
         };
         let issue = state.issue(project, number)?;
@@ -124,29 +124,15 @@ pub async fn serve(addr: SocketAddr, options: DemoOptions) -> Result<DemoServer,
         addr: local_addr,
         source,
     })?;
-    let (issues, diagnostics, max_objects) = (
-        options.issues,
-        options.diagnostics,
-        options.max_observe_objects,
-    );
-    let lab = options
-        .lab
-        .then_some((options.deep_levels, options.wide_operations));
-    let (provider, lab) = tokio::task::spawn_blocking(move || {
-        let provider = DemoProvider::new(generate::build(issues), diagnostics, max_objects)?;
-        let lab = lab
-            .map(|(deep, wide)| LabProvider::new(deep, wide, max_objects))
-            .transpose()?;
-        Ok((provider, lab))
-    })
-    .await
-    .map_err(|_| DemoError::Setup)?
-    .map_err(DemoError::Registration)?;
+    let built = options.clone();
+    let worldspace = tokio::task::spawn_blocking(move || Worldspace::build(&built))
+        .await
+        .map_err(|_| DemoError::Setup)?
+        .map_err(DemoError::Registration)?;
     let counters = Arc::new(Counters::default());
-    let world = provider.world();
+    let world = Arc::clone(worldspace.tracker.world());
     let handler = Arc::new(Handler::new(HandlerParts {
-        provider,
-        lab,
+        worldspace,
         auth: options.auth.clone(),
         counters: Arc::clone(&counters),
         endpoint: parsed,

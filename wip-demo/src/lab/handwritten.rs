@@ -16,7 +16,6 @@ use wip_interface::{
 };
 
 use crate::lab::descriptor::{doc, field, list, named, operation, param, record, typedef, union};
-use crate::lab::node::LabNode;
 
 /// `lab.types`, a hand-written descriptor.
 #[derive(Debug)]
@@ -247,9 +246,10 @@ fn reverse(mut arguments: BTreeMap<String, Value>) -> Result<Value, DispatchErro
     ]))
 }
 
-impl InterfaceImplementation<LabNode> for TypesDefinition {
+// The operations are functions of their arguments alone, so any Object can carry them.
+impl<O> InterfaceImplementation<O> for TypesDefinition {
     fn dispatch(
-        _implementation: &LabNode,
+        _implementation: &O,
         operation: &str,
         arguments: BTreeMap<String, Value>,
     ) -> Result<Value, DispatchError> {

@@ -13,7 +13,6 @@ use wip_interface::{
 };
 
 use crate::lab::descriptor::{doc, enumeration, field, named, operation, param, record, typedef};
-use crate::lab::node::LabNode;
 
 /// One child of `/lab/hostile`.
 #[derive(Debug)]
@@ -126,9 +125,10 @@ impl InterfaceDefinition for HostileDefinition {
     }
 }
 
-impl InterfaceImplementation<LabNode> for HostileDefinition {
+// The operations are functions of their arguments alone, so any Object can carry them.
+impl<O> InterfaceImplementation<O> for HostileDefinition {
     fn dispatch(
-        _implementation: &LabNode,
+        _implementation: &O,
         operation: &str,
         mut arguments: BTreeMap<String, Value>,
     ) -> Result<Value, DispatchError> {

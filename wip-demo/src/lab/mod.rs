@@ -1,9 +1,8 @@
 //! The lab, `/lab`: the corner of the Worldspace where things change, vanish, alias and
 //! misbehave, for testing clients. It is published only with
-//! [`DemoOptions::lab`](crate::DemoOptions::lab), by a provider of its own, so the tour's tracker
-//! stays small and stable. Every lab interface is scoped at `/lab` or below, so fetches and calls
-//! for the lab never reach the tracker's provider; an observe of `/` lists `lab` as the root's
-//! last child.
+//! [`DemoOptions::lab`](crate::DemoOptions::lab), by a provider of its own (the tracker's kind of
+//! provider over the lab's own tree), so the tour's tracker stays small and stable. Every lab interface is scoped at `/lab` or below, so fetches and calls for the lab
+//! never reach the tracker's provider; an observe of `/` lists `lab` as the root's last child.
 //!
 //! # Objects
 //!
@@ -64,98 +63,59 @@ mod handwritten;
 mod hostile;
 pub mod interfaces;
 mod layout;
-mod node;
 mod operations;
 mod scopes;
 pub mod types;
 mod wide;
 mod world;
 
-use std::sync::Arc;
-
 use wip_host::{
-    ExecutionContext, ObjectProvider, OperationAttempt, ProviderResult, PublicationError,
-    PublishedObject, RegistrationError, ScopeObservation,
+    InterfaceRef, ObjectProvider, PublicationError, PublishedObject, RegistrationError,
+    ScopeObservation,
 };
-use wip_http::{CallOperationMetadata, Limits};
 use wip_protocol::{
-    FetchInterfaceRequest, FetchInterfaceResponse, ObjectObservation, ObserveRequest,
-    ProtocolError, ProtocolErrorCode,
+    FetchInterfaceRequest, FetchInterfaceResponse, ProtocolError, ProtocolErrorCode,
 };
 
-use crate::auth::Access;
-use crate::call::{self, CallOutcome};
-use crate::node::ScopeRef;
+use crate::provider::Provider;
+use crate::tree::{Layout, Node, ScopeRef, Tree, World};
 
+pub use self::layout::RESTRICTED;
+pub(crate) use self::layout::{ROOT, is_restricted, owns};
 pub use self::wide::MAX_WIDE_OPERATIONS;
-pub(crate) use layout::{ROOT, owns};
 
 use self::interfaces::names;
 use self::layout::LabKind;
-use self::node::LabNode;
 use self::scopes::{FormPublication, FormToken, LabRegistrations, ProjectScope};
-use self::world::{LabState, LabWorld, project_ref};
-
-/// The part of the lab the observer token may observe but not call: `/lab/vault`.
-pub const RESTRICTED: &str = "/lab/vault";
+use self::world::{LabState, project_ref};
 
 /// The most levels [`DemoOptions::deep_levels`](crate::DemoOptions::deep_levels) accepts.
 pub const MAX_DEEP_LEVELS: u32 = 10_000;
 
-/// Whether calls on `path` need the full token.
-pub(crate) fn is_restricted(path: &str) -> bool {
-    path == RESTRICTED
-        || path
-            .strip_prefix(RESTRICTED)
-            .is_some_and(|rest| rest.starts_with('/'))
-}
-
 const SCHEMA_REF: &str = "lab-schema";
 const LAB_REF: &str = "lab";
 
-/// The lab's `ObjectProvider`.
-pub(crate) struct LabProvider {
-    world: Arc<LabWorld>,
-    registrations: LabRegistrations,
-    max_observe_objects: usize,
-}
-
-impl std::fmt::Debug for LabProvider {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter
-            .debug_struct("LabProvider")
-            .field("world", &self.world)
-            .finish_non_exhaustive()
-    }
-}
-
-fn protocol_error(code: ProtocolErrorCode, message: impl Into<String>) -> ProtocolError {
-    ProtocolError {
-        code,
-        message: message.into(),
-    }
-}
-
-fn not_found() -> ProtocolError {
-    protocol_error(
-        ProtocolErrorCode::NotFound,
-        "nothing is published at this path",
-    )
-}
-
 fn interface_not_found() -> ProtocolError {
-    protocol_error(
-        ProtocolErrorCode::InterfaceNotFound,
-        "interface is not currently published",
-    )
+    ProtocolError {
+        code: ProtocolErrorCode::InterfaceNotFound,
+        message: "interface is not currently published".into(),
+    }
 }
 
-impl LabProvider {
-    pub(crate) fn new(
+/// The lab's tree: the interfaces scoped at `/lab`, registered once (the registrations that
+/// change at run time are in the state).
+pub(crate) struct LabTree {
+    registrations: LabRegistrations,
+}
+
+impl LabTree {
+    /// The provider of a fresh lab with a chain of `deep` levels and `wide` operations on
+    /// `lab.wide`.
+    pub(crate) fn provider(
         deep: u32,
         wide: usize,
         max_observe_objects: usize,
-    ) -> Result<Self, RegistrationError> {
+    ) -> Result<Provider<Self>, RegistrationError> {
         let registrations = LabRegistrations::new(ROOT)?;
         let form = FormPublication::at(&format!("{ROOT}/schema"), 1)?;
         let mut state = LabState::new(form, deep, wide);
@@ -184,11 +144,11 @@ impl LabProvider {
         }
         state.handbook = vec!["Welcome to the lab.".into()];
         state.handbook_revision = state.revision();
-        Ok(Self {
-            world: Arc::new(LabWorld::new(state)),
-            registrations,
+        Ok(Provider::new(
+            Self { registrations },
+            state,
             max_observe_objects,
-        })
+        ))
     }
 
     fn lab_scope(&self) -> ScopeObservation {
@@ -199,16 +159,30 @@ impl LabProvider {
         let data = &state.projects[project];
         ScopeObservation::new(&data.scope.scope, &ScopeRef(&project_ref(data)))
     }
+}
 
-    /// The publication of one lab Object and the live scope Objects its interfaces need.
+impl Provider<LabTree> {
+    /// How many Objects an observe of the lab root at `depth` returns.
+    pub(crate) fn root_size(&self, depth: u32) -> usize {
+        self.world().read().subtree_size(LabKind::Root, depth)
+    }
+}
+
+impl Tree for LabTree {
+    type State = LabState;
+
+    fn requires_validator(interface: &InterfaceRef, operation: &str) -> bool {
+        interface.as_str() == names::ISSUE && matches!(operation, "delete" | "move_to")
+    }
+
     fn publish(
         &self,
         state: &LabState,
         kind: LabKind,
-    ) -> Result<PublishedObject<LabNode>, PublicationError> {
+        publication: PublishedObject<Node<Self>>,
+    ) -> Result<PublishedObject<Node<Self>>, PublicationError> {
         let tokens = &self.registrations;
-        let publication = PublishedObject::new(LabNode::snapshot(&self.world, state, kind))
-            .bind_scope(self.lab_scope());
+        let publication = publication.bind_scope(self.lab_scope());
         Ok(match kind {
             LabKind::Project(project) => publication
                 .expose(&tokens.project)?
@@ -251,68 +225,19 @@ impl LabProvider {
         })
     }
 
-    /// How many Objects an observe of the lab root at `depth` returns.
-    pub(crate) fn root_size(&self, depth: u32) -> usize {
-        layout::subtree_size(&self.world.read(), LabKind::Root, depth)
-    }
-
-    /// Observes `request.path` and its descendants to `request.depth`, as one snapshot.
-    pub(crate) fn observe(
+    /// Read under one read lock, so descriptor, validator and scope ref come from the same
+    /// moment: the registries of the project scopes and of the form change at run time.
+    fn fetch(
         &self,
-        request: &ObserveRequest,
-    ) -> Result<ObjectObservation, ProtocolError> {
-        let state = self.world.read();
-        let kind = layout::resolve(&state, &request.path).ok_or_else(not_found)?;
-        let size = layout::subtree_size(&state, kind, request.depth);
-        if size > self.max_observe_objects {
-            return Err(protocol_error(
-                ProtocolErrorCode::ResourceLimitExceeded,
-                format!(
-                    "this observe would return {size} objects; this Host returns at most {}",
-                    self.max_observe_objects
-                ),
-            ));
-        }
-        self.observe_tree(&state, kind, &request.path, request.depth)
-    }
-
-    fn observe_tree(
-        &self,
-        state: &LabState,
-        kind: LabKind,
-        path: &str,
-        depth: u32,
-    ) -> Result<ObjectObservation, ProtocolError> {
-        let publication = self
-            .publish(state, kind)
-            .map_err(|error| protocol_error(ProtocolErrorCode::Internal, error.to_string()))?;
-        let object = publication
-            .protocol_object_at(path)
-            .map_err(|error| error.protocol_error())?;
-        let children = if depth == 0 {
-            None
-        } else {
-            let children = layout::children(state, kind)
-                .into_iter()
-                .map(|child| {
-                    let path = layout::path(state, child);
-                    self.observe_tree(state, child, &path, depth - 1)
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Some(children)
-        };
-        Ok(ObjectObservation { object, children })
-    }
-
-    /// Fetches the current descriptor of a lab reference, under one read lock so descriptor,
-    /// validator and scope ref come from the same moment.
-    pub(crate) fn fetch(
-        &self,
+        _provider: &impl ObjectProvider<Object = Node<Self>>,
+        world: &World<LabState>,
         request: &FetchInterfaceRequest,
     ) -> Result<FetchInterfaceResponse, ProtocolError> {
         let reference = &request.interface;
-        let state = self.world.read();
-        let kind = layout::resolve(&state, &reference.scope).ok_or_else(interface_not_found)?;
+        let state = world.read();
+        let kind = state
+            .resolve(&reference.scope)
+            .ok_or_else(interface_not_found)?;
         let (registry, current) = match kind {
             LabKind::Root => (&self.registrations.registry, self.lab_scope()),
             LabKind::Project(project) => (
@@ -334,62 +259,23 @@ impl LabProvider {
         }
         observation.protocol_response()
     }
-
-    /// Runs one call on a lab Object.
-    pub(crate) fn call(
-        &self,
-        access: Access,
-        metadata: CallOperationMetadata,
-        body: &[u8],
-        limits: Limits,
-    ) -> CallOutcome {
-        call::run(self, access, metadata, body, limits)
-    }
-}
-
-impl ObjectProvider for LabProvider {
-    type Object = LabNode;
-
-    fn with_object<R>(
-        &self,
-        _context: &ExecutionContext,
-        path: &str,
-        operation: impl FnOnce(&PublishedObject<Self::Object>) -> R,
-    ) -> ProviderResult<R> {
-        crate::provider::run_published(
-            || {
-                let state = self.world.read();
-                layout::resolve(&state, path).map(|kind| self.publish(&state, kind))
-            },
-            operation,
-        )
-    }
-
-    fn execute_operation(
-        &self,
-        context: &ExecutionContext,
-        path: &str,
-        operation: impl FnOnce(&PublishedObject<Self::Object>) -> OperationAttempt,
-    ) -> ProviderResult<OperationAttempt> {
-        // Held from the snapshot whose validators the Host compares until the operation has
-        // committed, so no other lab operation changes anything in between.
-        let _commit = self.world.commit_lock();
-        self.with_object(context, path, operation)
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use wip_protocol::ObserveRequest;
 
-    fn lab() -> LabProvider {
-        LabProvider::new(3, 10, 1_000).expect("the lab registers")
+    use super::*;
+    use crate::provider::child_path;
+
+    fn lab() -> Provider<LabTree> {
+        LabTree::provider(3, 10, 1_000).expect("the lab registers")
     }
 
     #[test]
     fn paths_resolve_literally() {
         let lab = lab();
-        let state = lab.world.read();
+        let state = lab.world().read();
         let cases = [
             ("/lab", Some(LabKind::Root)),
             ("/lab/tracker/alpha/1", Some(LabKind::Issue(1))),
@@ -410,7 +296,7 @@ mod tests {
             ("/labs", None),
         ];
         for (path, expected) in cases {
-            assert_eq!(layout::resolve(&state, path), expected, "{path:?}");
+            assert_eq!(state.resolve(path), expected, "{path:?}");
         }
         assert!(owns("/lab") && owns("/lab/x") && !owns("/labs") && !owns("/"));
         assert!(is_restricted("/lab/vault") && is_restricted("/lab/vault/x"));
@@ -419,19 +305,23 @@ mod tests {
 
     #[test]
     fn every_published_path_resolves_to_its_object() {
+        // Observe trees name a child by its parent's path plus its name, so that must be the
+        // child's canonical path.
         fn walk(state: &LabState, kind: LabKind, seen: &mut usize) {
             let path = layout::path(state, kind);
-            assert_eq!(layout::resolve(state, &path), Some(kind), "{path:?}");
+            assert_eq!(state.resolve(&path), Some(kind), "{path:?}");
             *seen += 1;
-            for child in layout::children(state, kind) {
+            for child in state.children(kind) {
+                let expected = child_path(&path, &state.name(child));
+                assert_eq!(layout::path(state, child), expected);
                 walk(state, child, seen);
             }
         }
         let lab = lab();
-        let state = lab.world.read();
+        let state = lab.world().read();
         let mut seen = 0;
         walk(&state, LabKind::Root, &mut seen);
-        assert_eq!(seen, layout::subtree_size(&state, LabKind::Root, u32::MAX));
+        assert_eq!(seen, state.subtree_size(LabKind::Root, u32::MAX));
         for kind in [LabKind::Root, LabKind::Deep(0), LabKind::Hostile] {
             for depth in 0..6 {
                 let request = ObserveRequest {

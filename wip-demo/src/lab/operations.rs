@@ -1,21 +1,22 @@
-//! What the lab's macro-written operations do: the interface traits implemented for
-//! [`LabNode`].
+//! What the lab's macro-written operations do: the interface traits implemented for the lab's
+//! [`Node`].
 //!
 //! Each change also appends an audit record, an Object that only results point at. As in the
 //! main tracker, every `HostError` here is raised before anything is written.
 
 use wip_interface::{EffectGuarantee, Entry, HostError, OperationResult};
 
+use crate::lab::LabTree;
 use crate::lab::interfaces::{
     AuditRecord, Board, FormV1, FormV2, Handbook, LabIssue, LabProject, Vault,
 };
 use crate::lab::layout::{self, LabKind};
-use crate::lab::node::LabNode;
 use crate::lab::scopes::{FormPublication, ProjectScope};
 use crate::lab::types::{
     ArchiveResult, AuditView, LabIssueView, LabProjectSummary, MoveResult, Receipt,
 };
 use crate::lab::world::{LabState, project_ref};
+use crate::tree::{Layout, Node};
 
 fn host_failure(message: &str) -> HostError {
     HostError::internal(message, EffectGuarantee::NotCommitted)
@@ -57,7 +58,7 @@ fn count(value: usize) -> u32 {
     u32::try_from(value).unwrap_or(u32::MAX)
 }
 
-impl LabNode {
+impl Node<LabTree> {
     fn project_id(&self) -> OperationResult<usize> {
         match self.kind() {
             LabKind::Project(project) => Ok(project),
@@ -81,12 +82,13 @@ impl LabNode {
     }
 }
 
-impl LabProject for LabNode {
+impl LabProject for Node<LabTree> {
     fn summary(&self) -> OperationResult<LabProjectSummary> {
         let project = self.project_id()?;
         let state = self.world().read();
         let data = state.projects.get(project).ok_or_else(vanished)?;
-        let issues = layout::children(&state, LabKind::Project(project))
+        let issues = state
+            .children(LabKind::Project(project))
             .into_iter()
             .map(|issue| entry_of(&state, issue))
             .collect::<Result<_, _>>()?;
@@ -124,7 +126,7 @@ impl LabProject for LabNode {
     }
 }
 
-impl LabIssue for LabNode {
+impl LabIssue for Node<LabTree> {
     fn read(&self) -> OperationResult<LabIssueView> {
         let id = self.issue_id()?;
         let state = self.world().read();
@@ -150,7 +152,7 @@ impl LabIssue for LabNode {
         let id = self.issue_id()?;
         let mut state = self.world().write();
         room(state.audit.len(), "audit records")?;
-        let Some(LabKind::Project(target)) = layout::resolve(&state, project.as_str()) else {
+        let Some(LabKind::Project(target)) = state.resolve(project.as_str()) else {
             return Ok(MoveResult::unknown_project(project));
         };
         match state.move_issue(id, target).ok_or_else(vanished)? {
@@ -177,7 +179,7 @@ impl LabIssue for LabNode {
     }
 }
 
-impl Board for LabNode {
+impl Board for Node<LabTree> {
     fn label(&self, label: String) -> OperationResult<Vec<String>> {
         let id = self.issue_id()?;
         let mut state = self.world().write();
@@ -190,7 +192,7 @@ impl Board for LabNode {
     }
 }
 
-impl AuditRecord for LabNode {
+impl AuditRecord for Node<LabTree> {
     fn read(&self) -> OperationResult<AuditView> {
         let LabKind::Audit(n) = self.kind() else {
             return Err(not_published());
@@ -208,7 +210,7 @@ impl AuditRecord for LabNode {
     }
 }
 
-impl Handbook for LabNode {
+impl Handbook for Node<LabTree> {
     fn read(&self) -> OperationResult<String> {
         self.expect(|kind| matches!(kind, LabKind::Handbook(_)))?;
         Ok(self.world().read().handbook.join("\n"))
@@ -226,7 +228,7 @@ impl Handbook for LabNode {
     }
 }
 
-impl Vault for LabNode {
+impl Vault for Node<LabTree> {
     fn open(&self) -> OperationResult<Vec<String>> {
         self.expect(|kind| kind == LabKind::Vault)?;
         Ok(self.world().read().vault.clone())
@@ -242,7 +244,7 @@ impl Vault for LabNode {
 }
 
 /// Publishes the form's next descriptor revision.
-fn revise(node: &LabNode) -> OperationResult<u32> {
+fn revise(node: &Node<LabTree>) -> OperationResult<u32> {
     node.expect(|kind| kind == LabKind::Schema)?;
     let mut state = node.world().write();
     room(state.audit.len(), "audit records")?;
@@ -255,7 +257,7 @@ fn revise(node: &LabNode) -> OperationResult<u32> {
     Ok(next)
 }
 
-fn submit(node: &LabNode) -> OperationResult<Receipt> {
+fn submit(node: &Node<LabTree>) -> OperationResult<Receipt> {
     node.expect(|kind| kind == LabKind::Schema)?;
     let mut state = node.world().write();
     state.submissions = state.submissions.saturating_add(1);
@@ -265,7 +267,7 @@ fn submit(node: &LabNode) -> OperationResult<Receipt> {
     })
 }
 
-impl FormV1 for LabNode {
+impl FormV1 for Node<LabTree> {
     fn submit(&self, _text: String) -> OperationResult<Receipt> {
         submit(self)
     }
@@ -275,7 +277,7 @@ impl FormV1 for LabNode {
     }
 }
 
-impl FormV2 for LabNode {
+impl FormV2 for Node<LabTree> {
     fn submit(&self, _text: String, _urgent: Option<bool>) -> OperationResult<Receipt> {
         submit(self)
     }

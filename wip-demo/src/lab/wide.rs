@@ -15,7 +15,6 @@ use wip_interface::{
 };
 
 use crate::lab::descriptor::{doc, operation, param};
-use crate::lab::node::LabNode;
 
 /// The most operations `lab.wide` can publish.
 pub const MAX_WIDE_OPERATIONS: usize = 5_000;
@@ -56,9 +55,10 @@ impl InterfaceDefinition for WideDefinition {
     }
 }
 
-impl InterfaceImplementation<LabNode> for WideDefinition {
+// The operations are functions of their arguments alone, so any Object can carry them.
+impl<O> InterfaceImplementation<O> for WideDefinition {
     fn dispatch(
-        _implementation: &LabNode,
+        _implementation: &O,
         operation: &str,
         arguments: BTreeMap<String, Value>,
     ) -> Result<Value, DispatchError> {

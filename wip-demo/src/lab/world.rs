@@ -2,44 +2,11 @@
 //! life (delete), give it a new path (move), re-create a scope Object (archive) or publish a new
 //! descriptor revision (revise).
 //!
-//! As in the main tracker, state sits behind one read-write lock and a commit lock is held from
-//! resolution to commit, so a validator compared by the Host is still current when an operation
-//! writes. The registrations that change at run time (a project's scope, the form's revision)
-//! live in the state too, so one read lock gives a coherent publication.
-
-use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
+//! As in the tracker, the state sits behind the lock of a [`World`](crate::tree::World). The
+//! registrations that change at run time (a project's scope, the form's revision) live in the
+//! state too, so one read lock gives a coherent publication.
 
 use crate::lab::scopes::{FormPublication, ProjectScope};
-
-/// The lab and the lock that makes compare-and-commit atomic.
-#[derive(Debug)]
-pub(crate) struct LabWorld {
-    state: RwLock<LabState>,
-    commit: Mutex<()>,
-}
-
-impl LabWorld {
-    pub(crate) fn new(state: LabState) -> Self {
-        Self {
-            state: RwLock::new(state),
-            commit: Mutex::new(()),
-        }
-    }
-
-    // Poisoning is ignored for the same reason as in the main tracker: our writes between two
-    // plain field assignments leave the data usable.
-    pub(crate) fn read(&self) -> RwLockReadGuard<'_, LabState> {
-        self.state.read().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(crate) fn write(&self) -> RwLockWriteGuard<'_, LabState> {
-        self.state.write().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    pub(crate) fn commit_lock(&self) -> MutexGuard<'_, ()> {
-        self.commit.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
 
 #[derive(Debug)]
 pub(crate) struct LabState {
