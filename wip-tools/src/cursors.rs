@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-use crate::output::ToolsConfig;
+use crate::config::ToolsConfig;
 
 /// What every cursor of a cut output starts with.
 const PREFIX: &str = "rest-";

@@ -6,6 +6,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
+use crate::arguments::{self, OPERATION};
 use crate::policy::Policy;
 
 /// One tool's definition, in the shape MCP's `tools/list` uses.
@@ -37,11 +38,6 @@ impl ToolDefinition {
         })
     }
 }
-
-const CURSOR: &str = "Only to read the rest of a truncated result: the cursor it gave, with the same other arguments. Nothing runs again.";
-
-/// The operation argument of invoke: what it takes.
-const OPERATION: &str = "The complete notation from inspect (such as /::issue.lifecycle#close), or a bare operation name declared by exactly one interface of the target.";
 
 /// How many of the policy's read patterns the read tool's schema lists; the rest are counted.
 const LISTED_READS: usize = 32;
@@ -99,17 +95,7 @@ fn discover() -> ToolDefinition {
         name: "discover",
         title: "Discover entries",
         description: "Find entries (Objects) of the Worldspace under a scope by their names, descriptions and paths, best first; an empty query lists them. Unexplored parts of the scope are crawled first within a budget, and the result says how much was covered. Not a content search: where an Object offers a search operation, the result points at it.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "scope": {"type": "string", "description": "A canonical absolute path to search under, such as \"/\" or \"/issues\"."},
-                "query": {"type": "string", "description": "Words to rank entries by; empty lists the scope."},
-                "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "At most this many entries (default 10)."},
-                "cursor": {"type": "string", "description": "The cursor a previous discover with the same scope and query gave, for the next entries."}
-            },
-            "required": ["scope"],
-            "additionalProperties": false
-        }),
+        input_schema: arguments::input_schema(arguments::DISCOVER, |_| None),
         annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
     }
 }
@@ -119,16 +105,7 @@ fn inspect() -> ToolDefinition {
         name: "inspect",
         title: "Inspect an entry",
         description: "Show what can be done with an entry: its Object signature, then the signature of every interface it exposes, each followed by the complete notation of its operations (such as /::issue.lifecycle#close) for invoke.",
-        input_schema: json!({
-            "type": "object",
-            "properties": {
-                "target": {"type": "string", "description": "The entry: a canonical absolute path such as \"/issues/1\"."},
-                "details": {"type": "boolean", "description": "Also show long documentation details (default false)."},
-                "cursor": {"type": "string", "description": CURSOR}
-            },
-            "required": ["target"],
-            "additionalProperties": false
-        }),
+        input_schema: arguments::input_schema(arguments::INSPECT, |_| None),
         annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
     }
 }
@@ -138,7 +115,7 @@ fn invoke() -> ToolDefinition {
         name: "invoke",
         title: "Invoke an operation",
         description: "Run one operation of an entry, once. operation is the complete notation from inspect, or a bare name that exactly one interface of the entry declares. input is an object of named fields ({} for none), checked against the operation's signature before anything is sent. The result gives the value as JSON, the entries found in it, and whether the entry changed.",
-        input_schema: call_schema(OPERATION),
+        input_schema: arguments::input_schema(arguments::CALL, |_| None),
         annotations: json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}),
     }
 }
@@ -161,22 +138,9 @@ fn read(policy: &Policy) -> ToolDefinition {
         name: "read",
         title: "Read with an operation",
         description: "Run one operation the operator has stated is a read, once: the operation argument lists them. Same arguments and result as invoke; any other operation is refused before anything is sent.",
-        input_schema: call_schema(&operation),
+        input_schema: arguments::input_schema(arguments::CALL, |argument| {
+            (argument.name == "operation").then(|| operation.clone())
+        }),
         annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
     }
-}
-
-/// The arguments of invoke and read, `operation` described as `operation`.
-fn call_schema(operation: &str) -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "target": {"type": "string", "description": "The entry: a canonical absolute path such as \"/issues/1\"."},
-            "operation": {"type": "string", "description": operation},
-            "input": {"type": "object", "description": "The operation's named fields as JSON ({} when it takes none)."},
-            "cursor": {"type": "string", "description": CURSOR}
-        },
-        "required": ["target", "operation", "input"],
-        "additionalProperties": false
-    })
 }

@@ -13,7 +13,8 @@ use crate::cursors::is_rest;
 use crate::deadline::Bounded;
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
-use crate::tools::{Tools, failure, input_error};
+use crate::output::{failure, input_error};
+use crate::tools::Tools;
 use crate::worldspace::{SearchPage, SearchRequest, Worldspace, WorldspaceError};
 
 /// The arguments of `discover`.

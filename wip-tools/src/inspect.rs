@@ -10,7 +10,8 @@ use wip_textview::{InterfaceSignature, ObjectSignature};
 
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
-use crate::tools::{Tools, failure, input_error};
+use crate::output::{failure, input_error};
+use crate::tools::Tools;
 use crate::worldspace::{Worldspace, WorldspaceError};
 
 /// The arguments of `inspect`.

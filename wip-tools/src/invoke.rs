@@ -6,17 +6,19 @@ use std::fmt::Write;
 
 use wip_model::FetchInterfaceResponse;
 use wip_model::json::{arguments_from_serde, value_to_serde};
-use wip_model::{FoundEntry, ObjectObservation, OperationDeclaration, Path, Validator, Value};
+use wip_model::{ObjectObservation, OperationDeclaration, Path, Validator};
 use wip_refs::{OperationRef, Quoted};
 use wip_textview::ObjectSignature;
 
 use crate::deadline::Bounded;
 use crate::failure::{OUTCOME_UNKNOWN_STEP, write_protocol_error, write_worldspace_error};
 use crate::inspect::{parse_target, unknown_target};
+use crate::invoke_report::{InvokeOutcome, InvokeReport, InvokeSuccess, Stopped};
+use crate::output::failure;
 use crate::output::{ToolOutput, Writer, write_json};
-use crate::policy::{Refusal, Via, refused};
+use crate::policy::{Via, refused};
 use crate::resolve::{Resolved, invalid_input, located};
-use crate::tools::{Tools, failure};
+use crate::tools::Tools;
 use crate::worldspace::{Call, CallOutcome, CallSuccess, Worldspace, WorldspaceError};
 
 /// The arguments of `invoke`.
@@ -34,49 +36,6 @@ pub struct InvokeInput {
     pub cursor: Option<String>,
 }
 
-/// How an invoke ended, for a program that acts on it (a command's exit code, a binding's names),
-/// beside the text the model reads ([`InvokeReport::output`]).
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum InvokeOutcome {
-    /// The operation ran and returned a result.
-    Success(Box<InvokeSuccess>),
-    /// Refused before anything was sent: the named argument (`target`, `operation` or `input`)
-    /// is malformed, names nothing, is ambiguous or does not match the operation's signature.
-    Rejected {
-        /// The argument that was wrong.
-        argument: &'static str,
-    },
-    /// Nothing ran: the target or one of its interfaces could not be retrieved, the Host refused
-    /// the call, or the call could not be sent.
-    Failed(WorldspaceError),
-    /// The call was sent and whether it ran is not known. Nothing retries it.
-    OutcomeUnknown {
-        /// What happened (the Host's `operation_outcome_unknown`, a timeout, a disconnect...).
-        reason: String,
-    },
-    /// The operator's policy refused the call ([`Tools::with_policy`]); nothing was sent.
-    Refused(Refusal),
-}
-
-/// A call that ran, as data.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InvokeSuccess {
-    /// The Object the operation ran on.
-    pub target: Path,
-    /// The operation that ran, by its interface and name.
-    pub operation: OperationRef,
-    /// The result, valid for the operation's return type.
-    pub result: Value,
-    /// The result as JSON (wire-v1 §4.6), or why it cannot be shown so.
-    pub result_json: Result<serde_json::Value, String>,
-    /// The entries in the result, with where each is in it.
-    pub entries: Vec<FoundEntry>,
-    /// Whether the target's validator changed with the call; `None` when the Host sent no
-    /// validator before or after, so it cannot be told.
-    pub target_changed: Option<bool>,
-}
-
 /// An operation found on a target by invoke's rules: see [`Tools::find_operation`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FoundOperation {
@@ -88,37 +47,6 @@ pub struct FoundOperation {
     pub declaration: OperationDeclaration,
 }
 
-/// An invoke's text for the model and its outcome as data: see [`Tools::invoke_report`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct InvokeReport {
-    /// What [`Tools::invoke`] returns for the same arguments.
-    pub output: ToolOutput,
-    /// How the invoke ended.
-    pub outcome: InvokeOutcome,
-}
-
-/// Why an invoke stopped: the model's text and the outcome it reports.
-pub(crate) struct Stopped {
-    pub(crate) output: ToolOutput,
-    pub(crate) outcome: InvokeOutcome,
-}
-
-impl Stopped {
-    pub(crate) fn rejected(argument: &'static str, output: ToolOutput) -> Self {
-        Self {
-            output,
-            outcome: InvokeOutcome::Rejected { argument },
-        }
-    }
-
-    pub(crate) fn failed(error: WorldspaceError, output: ToolOutput) -> Self {
-        Self {
-            output,
-            outcome: InvokeOutcome::Failed(error),
-        }
-    }
-}
-
 /// The key a truncated invoke's or read's rest is kept under.
 fn owner(via: Via, target: &str, operation: &str) -> String {
     format!("{}\0{target}\0{operation}", via.tool())
@@ -128,6 +56,12 @@ impl<W: Worldspace> Tools<W> {
     /// Runs `invoke`: never panics, never retries; every failure is an output with `is_error`.
     pub async fn invoke(&self, input: &InvokeInput) -> ToolOutput {
         self.run_call_tool(Via::Invoke, input).await
+    }
+
+    /// Runs `read`: as [`Tools::invoke`], for the operations the policy's `reads` lists only;
+    /// any other is refused before anything is sent.
+    pub async fn read(&self, input: &InvokeInput) -> ToolOutput {
+        self.run_call_tool(Via::Read, input).await
     }
 
     /// Runs `invoke` or `read` (the rest of a truncated output when there is a cursor).

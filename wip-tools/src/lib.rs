@@ -86,18 +86,22 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeExample;
 
+mod arguments;
 pub mod binding;
 mod budget;
 mod client;
+mod config;
 mod cursors;
 mod deadline;
 mod definitions;
 mod discover;
+mod dispatch;
 mod failure;
 #[cfg(feature = "fake")]
 pub mod fake;
 mod inspect;
 mod invoke;
+mod invoke_report;
 mod output;
 mod policy;
 mod resolve;
@@ -106,13 +110,15 @@ mod tools;
 mod worldspace;
 
 pub use budget::{MIN_OUTPUT_TOKENS, estimate_tokens};
+pub use config::ToolsConfig;
 pub use cursors::Cursors;
 pub use definitions::{ToolDefinition, tool_definitions, tool_definitions_for};
 pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
 pub use failure::next_step;
 pub use inspect::{InspectInput, InspectOutcome, InspectReport, Inspection};
-pub use invoke::{FoundOperation, InvokeInput, InvokeOutcome, InvokeReport, InvokeSuccess};
-pub use output::{DATA_NOTICE, ToolOutput, ToolsConfig};
+pub use invoke::{FoundOperation, InvokeInput};
+pub use invoke_report::{InvokeOutcome, InvokeReport, InvokeSuccess};
+pub use output::{DATA_NOTICE, ToolOutput};
 pub use policy::{PatternList, Policy, Refusal, Stated, TargetList, Via};
 pub use tools::Tools;
 pub use worldspace::{

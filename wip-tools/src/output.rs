@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use wip_refs::write_quoted;
 
-use crate::budget::{self, MIN_OUTPUT_TOKENS, estimate_tokens};
+use crate::budget::{self, estimate_tokens};
+use crate::config::ToolsConfig;
 use crate::cursors::{Cursors, NotKept};
 
 /// The first line of every tool output: what quotes mean in it.
@@ -23,59 +24,6 @@ pub struct ToolOutput {
     pub is_error: bool,
     /// When the text was cut at the output budget: the cursor that reads the rest.
     pub cursor: Option<String>,
-}
-
-/// Limits of the tools' output and work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ToolsConfig {
-    /// The most tokens one output holds by [`estimate_tokens`], its cut marker included; a
-    /// value below [`MIN_OUTPUT_TOKENS`] (500) is read as 500. The default, 8,000, is below
-    /// the 10,000 tokens at which MCP clients start to warn. A longer output is cut, at a line
-    /// end where one is near, and ends with a marker saying how much was left and the cursor
-    /// that reads the rest without running anything again.
-    pub max_output_tokens: usize,
-    /// How many entries discover shows when the model gives no limit.
-    pub default_limit: usize,
-    /// The largest limit discover accepts.
-    pub max_limit: usize,
-    /// How many observe requests one discover may send to crawl the scope.
-    pub crawl_budget: usize,
-    /// How many cut outputs' rests one [`Cursors`] store keeps (16 by default); the oldest goes
-    /// first.
-    pub kept_outputs: usize,
-    /// How many bytes of rests one [`Cursors`] store keeps (2 MiB by default); the oldest go
-    /// first. A single rest larger than this is not kept: its marker says so and gives no
-    /// cursor.
-    pub kept_bytes: usize,
-    /// How long a cursor reads its rest (10 minutes by default); later it is an unknown cursor.
-    pub cursor_ttl: Duration,
-    /// How long one tool call may take in all, every retrieval and call it makes included
-    /// (60 s by default; `None`, no bound but each request's own timeout). Past it the tool
-    /// sends nothing more and answers with what it has; a call in flight then is reported as
-    /// outcome unknown, never sent again. A deadline needs a tokio runtime with its timer.
-    pub deadline: Option<Duration>,
-}
-
-impl Default for ToolsConfig {
-    fn default() -> Self {
-        Self {
-            max_output_tokens: 8_000,
-            default_limit: 10,
-            max_limit: 50,
-            crawl_budget: 32,
-            kept_outputs: 16,
-            kept_bytes: 2 << 20,
-            cursor_ttl: Duration::from_secs(600),
-            deadline: Some(Duration::from_secs(60)),
-        }
-    }
-}
-
-impl ToolsConfig {
-    /// The budget outputs are cut at: `max_output_tokens`, at least [`MIN_OUTPUT_TOKENS`].
-    pub(crate) fn output_budget(&self) -> usize {
-        self.max_output_tokens.max(MIN_OUTPUT_TOKENS)
-    }
 }
 
 /// Builds one output: the notice, then the text written to it.
@@ -239,9 +187,37 @@ pub(crate) fn write_json<W: Write + ?Sized>(out: &mut W, json: &serde_json::Valu
     }
 }
 
+/// A failure output written by `write`.
+pub(crate) fn failure(write: impl FnOnce(&mut Writer) -> fmt::Result) -> ToolOutput {
+    let mut out = Writer::new();
+    // Writing into a String cannot fail.
+    let _ = write(&mut out);
+    ToolOutput {
+        text: out.into_text(),
+        is_error: true,
+        cursor: None,
+    }
+}
+
+/// A failure for a tool argument the model got wrong: nothing was sent.
+pub(crate) fn input_error(field: &str, message: &str) -> ToolOutput {
+    failure(|out| {
+        writeln!(
+            out,
+            "error: invalid tool argument {}: {message}",
+            wip_refs::Quoted(field)
+        )?;
+        writeln!(
+            out,
+            "next: Nothing was sent. Correct the argument and call again."
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::budget::MIN_OUTPUT_TOKENS;
 
     /// Each page's text without its notice, `(continued)` line and marker.
     fn body(page: &str) -> &str {

@@ -7,10 +7,8 @@ use std::fmt::{self, Write};
 use wip_model::Path;
 use wip_refs::{OperationPattern, OperationRef, Quoted};
 
-use crate::invoke::InvokeInput;
 use crate::output::ToolOutput;
-use crate::tools::{Tools, failure};
-use crate::worldspace::Worldspace;
+use crate::output::failure;
 
 /// What runs and what does not, as the operator states it; the default runs everything and
 /// names no reads.
@@ -291,12 +289,4 @@ pub(crate) fn refused(target: &Path, operation: &OperationRef, refusal: &Refusal
         )?;
         writeln!(out, "next: {}", refusal.next_step())
     })
-}
-
-impl<W: Worldspace> Tools<W> {
-    /// Runs `read`: as [`Tools::invoke`], for the operations the policy's `reads` lists only;
-    /// any other is refused before anything is sent.
-    pub async fn read(&self, input: &InvokeInput) -> ToolOutput {
-        self.run_call_tool(Via::Read, input).await
-    }
 }

@@ -14,9 +14,10 @@ use wip_textview::OperationSignature;
 
 use crate::deadline::Bounded;
 use crate::failure::write_worldspace_error;
-use crate::invoke::Stopped;
+use crate::invoke_report::Stopped;
 use crate::output::ToolOutput;
-use crate::tools::{Tools, failure};
+use crate::output::failure;
+use crate::tools::Tools;
 use crate::worldspace::Worldspace;
 
 /// The operation invoke settled on.

@@ -1,16 +1,13 @@
 //! The tools over one [`Worldspace`], with their configuration, the operator's policy and the
 //! store of cut outputs' rests.
 
-use std::fmt::{self, Write};
 use std::sync::Arc;
 
+use crate::config::ToolsConfig;
 use crate::cursors::{Cursors, Refused};
 use crate::deadline::Bounded;
-use crate::discover::DiscoverInput;
-use crate::inspect::InspectInput;
-use crate::invoke::InvokeInput;
-use crate::output::{ToolOutput, ToolsConfig, Writer, cap_text};
-use crate::policy::{Policy, Via};
+use crate::output::{ToolOutput, Writer, cap_text, input_error};
+use crate::policy::Policy;
 use crate::worldspace::Worldspace;
 
 /// discover, inspect and invoke over a [`Worldspace`], and `read` under a [`Policy`] that
@@ -103,105 +100,6 @@ impl<W: Worldspace> Tools<W> {
         }
     }
 
-    /// Runs the tool `name` with `arguments` as a tool call carries them (a JSON object that
-    /// follows the tool's input schema, see [`tool_definitions_for`](crate::tool_definitions_for)).
-    ///
-    /// The tools are those [`Policy::tools`] lists: `read` only under a policy that names reads,
-    /// and `invoke` not in read-only mode. An unknown tool or arguments that do not follow the
-    /// schema are failures with `is_error`. One leniency: an `invoke` or `read` without `input`
-    /// runs with `{}`, as models often leave an empty input out.
-    pub async fn call_tool(&self, name: &str, arguments: &serde_json::Value) -> ToolOutput {
-        let Some(members) = arguments.as_object() else {
-            return input_error("arguments", "expected a JSON object of named arguments");
-        };
-        let text = |field: &str| members.get(field).and_then(serde_json::Value::as_str);
-        let tools = self.policy.tools();
-        if !tools.contains(&name) {
-            return input_error(
-                "name",
-                &format!("unknown tool: the tools are {}", tools.join(", ")),
-            );
-        }
-        let known: &[&str] = match name {
-            "discover" => &["scope", "query", "limit", "cursor"],
-            "inspect" => &["target", "details", "cursor"],
-            _ => &["target", "operation", "input", "cursor"],
-        };
-        if let Some(unknown) = members.keys().find(|key| !known.contains(&key.as_str())) {
-            return input_error(
-                unknown,
-                &format!("not an argument of {name}; it takes {}", known.join(", ")),
-            );
-        }
-        for (field, value) in members {
-            let fits = match field.as_str() {
-                "limit" => value.is_null() || value.as_u64().is_some(),
-                "details" => value.is_null() || value.is_boolean(),
-                "input" => value.is_object(),
-                "cursor" => value.is_null() || value.is_string(),
-                _ => value.is_string(),
-            };
-            if !fits {
-                let expected = match field.as_str() {
-                    "limit" => "a positive integer",
-                    "details" => "true or false",
-                    "input" => "a JSON object of named fields ({} when there are none)",
-                    _ => "a string",
-                };
-                return input_error(field, &format!("expected {expected}"));
-            }
-        }
-        let required: &[&str] = match name {
-            "discover" => &["scope"],
-            "inspect" => &["target"],
-            _ => &["target", "operation"],
-        };
-        if let Some(missing) = required.iter().find(|field| text(field).is_none()) {
-            return input_error(missing, "missing");
-        }
-        let cursor = text("cursor").map(str::to_owned);
-        let owned = |field: &str| text(field).unwrap_or_default().to_owned();
-        match name {
-            "discover" => {
-                self.discover(&DiscoverInput {
-                    scope: owned("scope"),
-                    query: owned("query"),
-                    limit: members.get("limit").and_then(serde_json::Value::as_u64),
-                    cursor,
-                })
-                .await
-            }
-            "inspect" => {
-                self.inspect(&InspectInput {
-                    target: owned("target"),
-                    details: members
-                        .get("details")
-                        .and_then(serde_json::Value::as_bool)
-                        .unwrap_or(false),
-                    cursor,
-                })
-                .await
-            }
-            _ => {
-                let via = if name == "read" {
-                    Via::Read
-                } else {
-                    Via::Invoke
-                };
-                let input = InvokeInput {
-                    target: owned("target"),
-                    operation: owned("operation"),
-                    input: members
-                        .get("input")
-                        .cloned()
-                        .unwrap_or_else(|| serde_json::Value::Object(Default::default())),
-                    cursor,
-                };
-                self.run_call_tool(via, &input).await
-            }
-        }
-    }
-
     /// The Worldspace bounded by the deadline of a tool call that starts now.
     pub(crate) fn bounded(&self) -> Bounded<'_, W> {
         Bounded::new(&self.worldspace, self.config.deadline)
@@ -240,31 +138,4 @@ impl<W: Worldspace> Tools<W> {
             ),
         }
     }
-}
-
-/// A failure output written by `write`.
-pub(crate) fn failure(write: impl FnOnce(&mut Writer) -> fmt::Result) -> ToolOutput {
-    let mut out = Writer::new();
-    // Writing into a String cannot fail.
-    let _ = write(&mut out);
-    ToolOutput {
-        text: out.into_text(),
-        is_error: true,
-        cursor: None,
-    }
-}
-
-/// A failure for a tool argument the model got wrong: nothing was sent.
-pub(crate) fn input_error(field: &str, message: &str) -> ToolOutput {
-    failure(|out| {
-        writeln!(
-            out,
-            "error: invalid tool argument {}: {message}",
-            wip_refs::Quoted(field)
-        )?;
-        writeln!(
-            out,
-            "next: Nothing was sent. Correct the argument and call again."
-        )
-    })
 }

@@ -11,7 +11,7 @@ use wip_refs::Quoted;
 
 use crate::binding::ast::{Base, Expr, Line, Name, Operation, Step};
 use crate::binding::parse::parse_line;
-use crate::invoke::{InvokeOutcome, InvokeReport};
+use crate::invoke_report::{InvokeOutcome, InvokeReport};
 use crate::output::{DATA_NOTICE, Writer, write_json};
 use crate::tools::Tools;
 use crate::worldspace::{Worldspace, WorldspaceError};

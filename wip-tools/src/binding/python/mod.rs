@@ -76,7 +76,8 @@ use wip_refs::{OperationNotation, Quoted, SignatureRef};
 use crate::failure::write_worldspace_error;
 use crate::inspect::{parse_target, unknown_target};
 use crate::output::ToolOutput;
-use crate::tools::{Tools, failure};
+use crate::output::failure;
+use crate::tools::Tools;
 use crate::worldspace::Worldspace;
 
 use literal::{docstring, documentation_lines, py_str};
