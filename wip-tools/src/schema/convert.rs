@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use wip_model::codec::MAX_NESTING_CAP;
 use wip_model::{TypeExpr, UNION_CASE_FIELD, UNION_VALUE_FIELD, ValidDescriptor};
 
+use super::dialect::{Dialect, SchemaError};
 use super::names::{GeminiNames, gemini_name};
-use super::{Dialect, SchemaError};
 
 /// A provider's tool-call arguments for `operation`, in `dialect`, as the WIP input that
 /// [`Tools::invoke`](crate::Tools::invoke) takes.

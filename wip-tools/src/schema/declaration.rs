@@ -12,10 +12,10 @@
 use serde_json::{Map, Value, json};
 use wip_model::ValidDescriptor;
 
+use super::dialect::{Dialect, SchemaError};
 use super::generate::{operation_schema_with_summary, text_of};
 use super::limits::{Summary, check_anthropic};
 use super::names::check_tool_name;
-use super::{Dialect, SchemaError};
 
 /// One tool of a set: an operation of a descriptor, under the tool name the provider sees.
 #[derive(Debug, Clone, Copy)]

@@ -9,9 +9,9 @@ use wip_model::{
     UNION_VALUE_FIELD, ValidDescriptor,
 };
 
+use super::dialect::{Dialect, SchemaError};
 use super::limits::{Summarizer, Summary, check_schema};
 use super::names::{GeminiNames, gemini_name, member_path};
-use super::{Dialect, SchemaError};
 
 /// The 2020-12 dialect URI the canonical schema names.
 const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";

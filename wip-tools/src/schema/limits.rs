@@ -9,8 +9,8 @@ use std::rc::Rc;
 use serde_json::Value;
 use wip_model::{TypeExpr, ValidDescriptor};
 
+use super::dialect::{Dialect, SchemaError};
 use super::names::member_path;
-use super::{Dialect, SchemaError};
 
 pub(crate) const OPENAI_MAX_DEPTH: usize = 10;
 pub(crate) const OPENAI_MAX_PROPERTIES: usize = 5_000;

@@ -11,7 +11,7 @@
 
 use std::fmt::Write;
 
-use super::{Dialect, SchemaError};
+use super::dialect::{Dialect, SchemaError};
 
 /// The longest name Gemini takes for a parameter or a property.
 pub(crate) const GEMINI_MAX_NAME: usize = 64;

@@ -10,7 +10,7 @@ use wip_model::{
 };
 
 use super::names::{BUILTINS, KEYWORDS, MODULE_RESERVED, Namespace, PARAMETER_RESERVED};
-use super::{ProjectedObject, python_source};
+use super::source::{ProjectedObject, python_source};
 
 /// The namespaces the projection uses: the module, a parameter list, a proxy's methods.
 const NAMESPACES: [&[&[&str]]; 3] = [&[MODULE_RESERVED, BUILTINS], &[PARAMETER_RESERVED], &[]];
