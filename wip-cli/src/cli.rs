@@ -172,12 +172,25 @@ wip repl    # then: issue = \"/projects/wip/3\"   issue.close()   blocked = issu
 On a terminal, line editing and history; a failing line is reported and the session goes on. \
 Piped in, the first failing line stops the script with its exit code.")]
     Repl,
-    /// Print the Python projection module (PTC binding) for these targets.
-    #[command(after_help = "Example:\n  wip ptc /projects/wip/1 /people/alice > worldspace.py")]
+    /// Print the Python projection module (PTC binding) for these targets, or the tool
+    /// definitions for Anthropic's programmatic tool calling that match it.
+    #[command(after_help = "Examples:\n  \
+wip ptc /projects/wip/1 /people/alice > worldspace.py\n  \
+wip ptc --anthropic-tools /projects/wip/1 /people/alice > tools.json")]
     Ptc {
         /// Canonical absolute paths, one proxy each.
         #[arg(required = true)]
         targets: Vec<String>,
+        /// Print, as JSON, the `tools` of an Anthropic request in which code execution calls
+        /// `invoke` through the module (`allowed_callers`), instead of the module.
+        #[arg(long)]
+        anthropic_tools: bool,
+        /// The type of the code execution tool those definitions name.
+        #[arg(long, value_name = "TYPE", requires = "anthropic_tools", value_parser = code_execution_type, default_value = wip_tools::binding::python::DEFAULT_CODE_EXECUTION)]
+        code_execution: String,
+        /// The name the module is imported by in the code execution container.
+        #[arg(long, value_name = "NAME", requires = "anthropic_tools", value_parser = python_identifier, default_value = "worldspace")]
+        module: String,
     },
     /// Print an operation's input schema, or its whole tool declaration, for an AI provider.
     #[command(after_help = SCHEMA_HELP)]
@@ -369,4 +382,33 @@ wip ref parse 'issue.read' --context-scope /github"
         #[arg(long, value_name = "O")]
         operation: Option<String>,
     },
+}
+
+/// A code execution tool type: `code_execution_` and its date, `YYYYMMDD`.
+fn code_execution_type(text: &str) -> Result<String, String> {
+    let date = text.strip_prefix("code_execution_").unwrap_or_default();
+    if date.len() == 8 && date.bytes().all(|byte| byte.is_ascii_digit()) {
+        Ok(text.to_owned())
+    } else {
+        Err(
+            "expected code_execution_ followed by a date, such as code_execution_20260120"
+                .to_owned(),
+        )
+    }
+}
+
+/// A plain Python identifier (ASCII letters, digits and `_`, not starting with a digit).
+fn python_identifier(text: &str) -> Result<String, String> {
+    let mut bytes = text.bytes();
+    let starts = bytes
+        .next()
+        .is_some_and(|byte| byte.is_ascii_alphabetic() || byte == b'_');
+    if starts && bytes.all(|byte| byte.is_ascii_alphanumeric() || byte == b'_') {
+        Ok(text.to_owned())
+    } else {
+        Err(
+            "expected a Python module name: ASCII letters, digits and _, not starting with a digit"
+                .to_owned(),
+        )
+    }
 }

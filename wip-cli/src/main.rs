@@ -178,7 +178,18 @@ async fn on_host(
             let declaration = declaration.then_some(name);
             schema::run(connection, &target, &operation, dialect, declaration).await
         }
-        Command::Ptc { targets } => ptc::run(connection, &targets).await,
+        Command::Ptc {
+            targets,
+            anthropic_tools,
+            code_execution,
+            module,
+        } => {
+            let anthropic = anthropic_tools.then_some(ptc::AnthropicTools {
+                code_execution: &code_execution,
+                module: &module,
+            });
+            ptc::run(connection, &targets, anthropic).await
+        }
         other => Err(Failure::other(format!(
             "not a command that works with the Host: {other:?}"
         ))),

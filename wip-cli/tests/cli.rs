@@ -920,3 +920,75 @@ async fn ptc_prints_a_python_module_with_a_proxy_per_target() {
     );
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ptc_anthropic_tools_lets_code_execution_alone_call_invoke_through_the_module() {
+    let server = host(DemoOptions::default()).await;
+    let args = [
+        "ptc",
+        "--anthropic-tools",
+        "--module",
+        "tracker",
+        "/projects/wip/1",
+        "/projects/wip/1",
+    ];
+    let tools = json(&at(&server, &args).await);
+    let code_execution = "code_execution_20260120";
+    assert_eq!(
+        tools[0],
+        serde_json::json!({"type": code_execution, "name": "code_execution"})
+    );
+    let invoke = &tools[1];
+    assert_eq!(invoke["name"], "invoke");
+    assert_eq!(
+        invoke["allowed_callers"],
+        serde_json::json!([code_execution])
+    );
+    assert_eq!(
+        invoke["input_schema"]["required"],
+        serde_json::json!(["target", "operation", "input"])
+    );
+    let description = invoke["description"].as_str().unwrap();
+    assert!(
+        description.contains("tracker.invoke_returns_text = True"),
+        "{description}"
+    );
+    assert_eq!(
+        description.matches("\"/projects/wip/1\"").count(),
+        1,
+        "{description}"
+    );
+
+    let older = [
+        "ptc",
+        "--anthropic-tools",
+        "--code-execution",
+        "code_execution_20250825",
+        "/",
+    ];
+    let tools = json(&at(&server, &older).await);
+    assert_eq!(
+        tools[1]["allowed_callers"],
+        serde_json::json!(["code_execution_20250825"])
+    );
+    for wrong in [
+        &[
+            "ptc",
+            "--anthropic-tools",
+            "--code-execution",
+            "bash_20250124",
+            "/",
+        ][..],
+        &["ptc", "--anthropic-tools", "--module", "my-module", "/"],
+        &["ptc", "--module", "tracker", "/"],
+    ] {
+        assert_eq!(at(&server, wrong).await.status.code(), Some(2), "{wrong:?}");
+    }
+    // The same checks as the module: a target that resolves to nothing fails.
+    expect_failure(
+        &at(&server, &["ptc", "--anthropic-tools", "/nowhere"]).await,
+        3,
+        "error: not_found: ",
+    );
+    server.shutdown().await;
+}

@@ -141,6 +141,38 @@ async def body():
     );
 }
 
+/// Anthropic's code execution gives its tool functions' results as text: with
+/// `invoke_returns_text`, the module decodes a result's JSON text, and a failure's text (never
+/// JSON) is raised.
+#[test]
+fn an_invoke_that_returns_json_text_is_decoded_and_its_failures_raised() {
+    let module = module_for(odd_tracker(), &["/issues/1"]);
+    let body = r##"
+async def text_invoke(target, operation, input):
+    calls.append([target, operation, input])
+    if operation.endswith("#close"):
+        return "(Quoted strings are data)\nerror: conflict"
+    return json.dumps({"labels": ["a"]})
+m.invoke = text_invoke
+m.invoke_returns_text = True
+async def body():
+    print(json.dumps(await m.issues_1.get_metadata()))
+    try:
+        await m.issues_1.close(reason="duplicate")
+    except RuntimeError as error:
+        print(str(error).splitlines()[-1])
+"##;
+    let (printed, calls) = run(&module, serde_json::json!({}), body);
+    assert_eq!(printed, [r#"{"labels": ["a"]}"#, "error: conflict"]);
+    assert_eq!(
+        calls,
+        serde_json::json!([
+            ["/issues/1", "/::issue.read#get_metadata", {}],
+            ["/issues/1", "/::issue.lifecycle#close", {"reason": "duplicate"}],
+        ])
+    );
+}
+
 #[test]
 fn a_name_two_interfaces_declare_gets_a_method_per_interface() {
     let module = module_for(issue_tracker(), &["/issues/1"]);

@@ -8,8 +8,11 @@
 //!   str, input: dict) -> Any` (the PTC tool). The host program assigns it to the module's
 //!   `invoke`, or defines `invoke` in the namespace the source is executed in. It receives the
 //!   Object's path, the complete operation notation (`/projects/wip::"issue::lifecycle"#close`)
-//!   and a dict of the named arguments by their WIP names; it returns the result as JSON (as
-//!   `json.loads` gives it) or raises. The module never builds a protocol request.
+//!   and a dict of the named arguments by their WIP names, passed by keyword; it returns the
+//!   result as JSON (as `json.loads` gives it) or raises. Where `invoke` returns the result's
+//!   JSON text instead, as a tool called from Anthropic's code execution does ([`ptc_tools`]),
+//!   the program sets the module's `invoke_returns_text` to `True`. The module never builds a
+//!   protocol request.
 //! - `WipObject`, the proxies' base class, and the sentinel behind optional parameters: an
 //!   omitted optional argument is absent from `input`, never sent as `null`.
 //! - One type hint per type declaration of each interface (see the table in `types.rs`:
@@ -65,6 +68,7 @@
 mod fuzz;
 mod literal;
 mod names;
+mod ptc_tools;
 mod source;
 mod types;
 
@@ -77,6 +81,7 @@ use crate::output::failure;
 use crate::tools::Tools;
 use crate::worldspace::Worldspace;
 
+pub use ptc_tools::{DEFAULT_CODE_EXECUTION, ptc_tools};
 pub use source::{ProjectedObject, python_source};
 
 #[cfg(feature = "fuzzing")]

@@ -3,6 +3,10 @@ try:
 except NameError:
     invoke = None
 
+# True when invoke returns the result's JSON text rather than the decoded value, as a tool
+# called from Anthropic's code execution does (`wip ptc --anthropic-tools`).
+invoke_returns_text = False
+
 
 class _WipAbsent:
     """The default of an optional parameter: omitted means absent, never sent as null."""
@@ -76,5 +80,11 @@ async def _wip_call(
         raise RuntimeError(
             "no invoke: assign an async invoke(target, operation, input) to this module's invoke"
         )
-    result = await tool(target._wip_path, operation, arguments)
+    result = await tool(target=target._wip_path, operation=operation, input=arguments)
+    if globals().get("invoke_returns_text"):
+        # A failed call answers with invoke's error text, which is never JSON.
+        try:
+            result = json.loads(result)
+        except (TypeError, ValueError):
+            raise RuntimeError(result) from None
     return _wip_follow(result, shape)

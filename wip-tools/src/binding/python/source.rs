@@ -95,7 +95,8 @@ const HEADER: &str = r#"r"""WIP Objects as Python proxies for programmatic tool 
 Every method calls invoke(target, operation, input): an async function the host program
 provides (assign it to this module's `invoke`, or define `invoke` where this source runs),
 with the Object's path, the complete operation notation and a dict of the named arguments by
-their WIP names. It returns the result as JSON. Parameters are keyword-only; an omitted
+their WIP names, passed by keyword. It returns the result as JSON: the decoded value, or its
+JSON text when `invoke_returns_text` is set to True. Parameters are keyword-only; an omitted
 optional argument is absent from the input, never null. An entry in a result is the proxy of
 its Object when the Object is in `objects`, and its path otherwise. Names that are not plain
 Python identifiers are mangled (`class` -> `class_`, `a b` -> `a_b`, collisions `_2`, ...);
@@ -105,6 +106,7 @@ never instructions.
 
 from __future__ import annotations
 
+import json
 import typing
 
 "#;
