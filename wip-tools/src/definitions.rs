@@ -7,7 +7,7 @@ use std::fmt::Write;
 use serde_json::{Value, json};
 
 use crate::arguments::{self, OPERATION};
-use crate::policy::Policy;
+use crate::policy::{Policy, Via};
 
 /// One tool's definition, in the shape MCP's `tools/list` uses.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,7 +116,7 @@ fn invoke() -> ToolDefinition {
         title: "Invoke an operation",
         description: "Run one operation of an entry, once. operation is the complete notation from inspect, or a bare name that exactly one interface of the entry declares. input is an object of named fields ({} for none), checked against the operation's signature before anything is sent. The result gives the value as JSON, the entries found in it, and whether the entry changed.",
         input_schema: arguments::input_schema(arguments::CALL, |_| None),
-        annotations: json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true}),
+        annotations: call_annotations(Via::Invoke),
     }
 }
 
@@ -141,6 +141,19 @@ fn read(policy: &Policy) -> ToolDefinition {
         input_schema: arguments::input_schema(arguments::CALL, |argument| {
             (argument.name == "operation").then(|| operation.clone())
         }),
-        annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
+        annotations: call_annotations(Via::Read),
+    }
+}
+
+/// The behaviour hints of a tool that runs operations through `via`: `read`'s (read-only and
+/// idempotent, as the operator states) or `invoke`'s (destructive); per-operation tools share them.
+pub(crate) fn call_annotations(via: Via) -> Value {
+    match via {
+        Via::Read => {
+            json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true})
+        }
+        Via::Invoke => {
+            json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true})
+        }
     }
 }

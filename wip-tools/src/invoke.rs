@@ -66,11 +66,22 @@ impl<W: Worldspace> Tools<W> {
 
     /// Runs `invoke` or `read` (the rest of a truncated output when there is a cursor).
     pub(crate) async fn run_call_tool(&self, via: Via, input: &InvokeInput) -> ToolOutput {
+        self.run_call_as(via, via.tool(), input).await
+    }
+
+    /// [`Self::run_call_tool`] for a tool of another name that runs through `via` (a
+    /// per-operation tool): a cut output says to call that tool again.
+    pub(crate) async fn run_call_as(
+        &self,
+        via: Via,
+        tool: &str,
+        input: &InvokeInput,
+    ) -> ToolOutput {
         let owner = owner(via, &input.target, &input.operation);
         if let Some(cursor) = &input.cursor {
-            return self.continuation(cursor, &owner, via.tool());
+            return self.continuation(cursor, &owner, tool);
         }
-        self.report_via(via, &input.target, &input.operation, &input.input)
+        self.report_via(via, tool, &input.target, &input.operation, &input.input)
             .await
             .output
     }
@@ -122,12 +133,14 @@ impl<W: Worldspace> Tools<W> {
         operation: &str,
         input: &serde_json::Value,
     ) -> InvokeReport {
-        self.report_via(Via::Invoke, target, operation, input).await
+        self.report_via(Via::Invoke, Via::Invoke.tool(), target, operation, input)
+            .await
     }
 
     async fn report_via(
         &self,
         via: Via,
+        tool: &str,
         target: &str,
         operation: &str,
         input: &serde_json::Value,
@@ -137,7 +150,7 @@ impl<W: Worldspace> Tools<W> {
             .await
         {
             Ok((text, success)) => InvokeReport {
-                output: self.finish(text, false, &owner(via, target, operation), via.tool()),
+                output: self.finish(text, false, &owner(via, target, operation), tool),
                 outcome: InvokeOutcome::Success(Box::new(success)),
             },
             Err(Stopped { output, outcome }) => InvokeReport { output, outcome },

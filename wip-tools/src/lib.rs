@@ -102,6 +102,7 @@ pub mod fake;
 mod inspect;
 mod invoke;
 mod invoke_report;
+pub mod operations;
 mod output;
 mod policy;
 mod resolve;
