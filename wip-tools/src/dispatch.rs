@@ -4,11 +4,13 @@
 use serde_json::Value;
 
 use crate::arguments::{self, Checked};
+use crate::cursors::is_rest;
 use crate::discover::DiscoverInput;
 use crate::inspect::InspectInput;
 use crate::invoke::InvokeInput;
 use crate::output::{ToolOutput, input_error};
 use crate::policy::Via;
+use crate::structured::{ToolOutcome, ToolReport};
 use crate::tools::Tools;
 use crate::worldspace::Worldspace;
 
@@ -23,27 +25,60 @@ impl<W: Worldspace> Tools<W> {
     /// an `invoke` or `read` without `input` runs with `{}`, as models often leave an empty
     /// input out.
     pub async fn call_tool(&self, name: &str, arguments: &Value) -> ToolOutput {
+        self.call_tool_report(name, arguments).await.output
+    }
+
+    /// Runs the tool `name` as [`Tools::call_tool`] does and reports, beside the same output,
+    /// the tool's outcome as data when it ran (see [`structured_content`](crate::structured_content)).
+    pub async fn call_tool_report(&self, name: &str, arguments: &Value) -> ToolReport {
         let tools = self.policy.tools();
         if !tools.contains(&name) {
-            return input_error(
+            return ToolReport::text(input_error(
                 "name",
                 &format!("unknown tool: the tools are {}", tools.join(", ")),
-            );
+            ));
         }
         let arguments = match arguments::check(name, arguments::of_tool(name), arguments) {
             Ok(checked) => checked,
-            Err(wrong) => return input_error(&wrong.argument, &wrong.message),
+            Err(wrong) => return ToolReport::text(input_error(&wrong.argument, &wrong.message)),
         };
         match name {
-            "discover" => self.discover(&discover_input(&arguments)).await,
-            "inspect" => self.inspect(&inspect_input(&arguments)).await,
+            "discover" => {
+                let input = discover_input(&arguments);
+                if input.cursor.as_deref().is_some_and(is_rest) {
+                    return ToolReport::text(self.discover(&input).await);
+                }
+                let report = self.discover_report(&input).await;
+                ToolReport::ran(report.output, ToolOutcome::Discover(report.outcome))
+            }
+            "inspect" => {
+                let input = inspect_input(&arguments);
+                if input.cursor.is_some() {
+                    return ToolReport::text(self.inspect(&input).await);
+                }
+                let report = self.inspect_report(&input.target, input.details).await;
+                ToolReport::ran(report.output, ToolOutcome::Inspect(report.outcome))
+            }
             _ => {
                 let via = if name == "read" {
                     Via::Read
                 } else {
                     Via::Invoke
                 };
-                self.run_call_tool(via, &call_input(&arguments)).await
+                let input = call_input(&arguments);
+                if input.cursor.is_some() {
+                    return ToolReport::text(self.run_call_tool(via, &input).await);
+                }
+                let report = self
+                    .report_via(
+                        via,
+                        via.tool(),
+                        &input.target,
+                        &input.operation,
+                        &input.input,
+                    )
+                    .await;
+                ToolReport::ran(report.output, ToolOutcome::Call(report.outcome))
             }
         }
     }

@@ -137,7 +137,7 @@ impl<W: Worldspace> Tools<W> {
             .await
     }
 
-    async fn report_via(
+    pub(crate) async fn report_via(
         &self,
         via: Via,
         tool: &str,

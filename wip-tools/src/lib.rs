@@ -107,6 +107,7 @@ mod output;
 mod policy;
 mod resolve;
 pub mod schema;
+mod structured;
 mod tools;
 mod worldspace;
 
@@ -121,6 +122,7 @@ pub use invoke::{FoundOperation, InvokeInput};
 pub use invoke_report::{InvokeOutcome, InvokeReport, InvokeSuccess};
 pub use output::{DATA_NOTICE, ToolOutput};
 pub use policy::{PatternList, Policy, Refusal, Stated, TargetList, Via};
+pub use structured::{ToolOutcome, ToolReport, output_schema, structured_content};
 pub use tools::Tools;
 pub use worldspace::{
     Call, CallOutcome, CallSuccess, Coverage, SearchHit, SearchPage, SearchRequest, Worldspace,
