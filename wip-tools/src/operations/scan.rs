@@ -4,11 +4,12 @@
 use std::collections::HashMap;
 
 use futures_util::{StreamExt, stream};
-use wip_model::{FetchInterfaceResponse, InterfaceReference, Path};
+use wip_model::{InterfaceReference, Path};
 
-use super::OperationTools;
+use super::found::{FoundInterface, FoundOperations};
+use super::list::OperationTools;
 use crate::tools::Tools;
-use crate::worldspace::{SearchRequest, Worldspace, WorldspaceError};
+use crate::worldspace::{SearchRequest, Worldspace};
 
 /// The most interfaces one look fetches; past it the rest are fetched by the next look.
 pub const MAX_FETCHES: usize = 64;
@@ -22,28 +23,6 @@ const PAGE: usize = 1024;
 
 /// Interfaces fetched at once.
 const FETCH_CONCURRENCY: usize = 4;
-
-/// What one look at the scope found: see [`Tools::find_operations`].
-#[derive(Debug, Clone, Default)]
-pub struct FoundOperations {
-    pub(crate) interfaces: Vec<FoundInterface>,
-    /// The interfaces that could not be fetched, with why; the next look tries them again.
-    pub failures: Vec<(InterfaceReference, WorldspaceError)>,
-    /// Why the scope's entries or its own Object could not be read, when they could not; what
-    /// was read is in the rest.
-    pub error: Option<WorldspaceError>,
-    /// How many Objects of the scope were looked at: the scope's own and the entries below it.
-    pub objects: usize,
-    /// How many new interfaces were left for the next look, past [`MAX_FETCHES`].
-    pub deferred: usize,
-}
-
-/// A new interface, fetched, and the first Objects found exposing it, in path order.
-#[derive(Debug, Clone)]
-pub(crate) struct FoundInterface {
-    pub(crate) fetched: FetchInterfaceResponse,
-    pub(crate) exposed_by: Vec<Path>,
-}
 
 /// The new interfaces of a look, in the order of the first Object exposing each.
 #[derive(Default)]

@@ -14,6 +14,10 @@ use crate::definitions::call_annotations;
 use crate::policy::Via;
 use crate::schema::{Dialect, operation_schema};
 
+/// The most per-operation tools one list holds: with discover, inspect, read and invoke, 128
+/// tools, the most OpenAI takes in one request. Operations found past it get no tool.
+pub const MAX_OPERATION_TOOLS: usize = 124;
+
 /// The most bytes one per-operation tool takes in a `tools/list` answer (its JSON: name, title,
 /// description, input schema and annotations); an operation whose tool would take more gets
 /// none.
@@ -44,7 +48,7 @@ pub struct OperationTool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LeftOut {
-    /// The list already holds [`MAX_OPERATION_TOOLS`](super::MAX_OPERATION_TOOLS) tools.
+    /// The list already holds [`MAX_OPERATION_TOOLS`] tools.
     PastTheMaximum,
     /// Its tool would take more than [`MAX_TOOL_BYTES`].
     TooLarge {
@@ -79,7 +83,7 @@ impl fmt::Display for LeftOut {
             Self::PastTheMaximum => write!(
                 f,
                 "the list already holds the most per-operation tools, {}",
-                super::MAX_OPERATION_TOOLS
+                MAX_OPERATION_TOOLS
             ),
             Self::TooLarge { bytes } => write!(
                 f,
