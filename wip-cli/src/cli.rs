@@ -281,6 +281,22 @@ pub(crate) struct McpOptions {
         value_parser = output_tokens
     )]
     pub(crate) max_output_tokens: usize,
+    /// Also list one typed tool per distinct operation (interface and operation) found under
+    /// SCOPE, a canonical path: the target and the operation's fields as its arguments, named
+    /// as the README says, at most 124; the list grows, and clients are told, as discovers
+    /// find more.
+    #[arg(long, value_name = "SCOPE")]
+    pub(crate) operations: Option<String>,
+    /// How many observes the first look at --operations SCOPE may send to crawl it (0: none;
+    /// the tools then come from the scope's own Object and what discovers find).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = ToolsConfig::default().crawl_budget as u64,
+        requires = "operations",
+        value_parser = clap::value_parser!(u64).range(0..=10_000)
+    )]
+    pub(crate) operations_crawl: u64,
 }
 
 /// Reads `--max-output-tokens`: a whole number of tokens, at least the smallest budget.

@@ -29,14 +29,31 @@ impl ToolDefinition {
     /// The definition as one JSON object (`name`, `title`, `description`, `inputSchema`,
     /// `annotations`).
     pub fn to_json(&self) -> Value {
-        json!({
-            "name": self.name,
-            "title": self.title,
-            "description": self.description,
-            "inputSchema": self.input_schema,
-            "annotations": self.annotations,
-        })
+        tool_json(
+            self.name,
+            self.title,
+            self.description,
+            &self.input_schema,
+            &self.annotations,
+        )
     }
+}
+
+/// One tool as MCP's `tools/list` writes it: the shape of every tool's definition.
+pub(crate) fn tool_json(
+    name: &str,
+    title: &str,
+    description: &str,
+    input_schema: &Value,
+    annotations: &Value,
+) -> Value {
+    json!({
+        "name": name,
+        "title": title,
+        "description": description,
+        "inputSchema": input_schema,
+        "annotations": annotations,
+    })
 }
 
 /// How many of the policy's read patterns the read tool's schema lists; the rest are counted.

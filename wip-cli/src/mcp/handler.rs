@@ -2,24 +2,31 @@
 //! them (discover, inspect, invoke, and `read` under a policy that names reads; no invoke in
 //! read-only mode), each call run once through `Tools::call_tool` in a task of its own, with
 //! progress notifications counting that call's requests alone when the client asked for them,
-//! and cancellation honoured (see [`WipServer::call_tool`]).
+//! and cancellation honoured (see [`WipServer::call_tool`]). With `--operations SCOPE` the
+//! per-operation tools of [`operations`](super::operations) follow them, each call run once
+//! through `Tools::call_operation_tool`, and the server announces when that list grows.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
-    ServerConfig, Tool, ToolAnnotations,
+    ServerConfig, Tool,
 };
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 use tokio::task::JoinHandle;
+use wip_model::Path;
+use wip_tools::operations::OperationTool;
 use wip_tools::{Cursors, ToolOutput, tool_definitions_for};
 
 use crate::connect::{CallScope, Connection};
+use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
+use crate::mcp::operations::Listing;
 use crate::mcp::session::{Kept, SessionCalls};
 
 /// How often a running call reports progress, when the client sent a progress token.
@@ -38,20 +45,69 @@ pub(crate) struct WipServer {
     instructions: Arc<str>,
     session: Arc<SessionCalls>,
     cursors: Cursors,
+    /// The per-operation tools, with `--operations`.
+    operations: Option<Arc<Listing>>,
+    /// What this session was last listed, and the task that tells it when that grew.
+    listed: Arc<SessionListing>,
+}
+
+/// Where `wip mcp --operations SCOPE` finds its operations.
+pub(crate) struct OperationsMode {
+    /// SCOPE.
+    pub(crate) scope: Path,
+    /// How many observes the first look at SCOPE may send to crawl it.
+    pub(crate) crawl: usize,
+}
+
+/// One session's view of the per-operation tools: one more than the version of the list its
+/// last `tools/list` answered (0 before the first), and the task announcing changes past it,
+/// ended with the session.
+#[derive(Default)]
+struct SessionListing {
+    version: Arc<AtomicU64>,
+    announcer: std::sync::Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Drop for SessionListing {
+    fn drop(&mut self) {
+        let task = self
+            .announcer
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(task) = task.take() {
+            task.abort();
+        }
+    }
+}
+
+/// What a tool call runs: one of the fixed tools by name, or a per-operation tool.
+enum Run {
+    Tool(String),
+    Operation(Box<OperationTool>),
 }
 
 impl WipServer {
     /// A server calling the tools of `connection`, whose discover crawls at most `crawl_budget`
-    /// observes, and which sends `instructions` at initialize.
-    pub(crate) fn new(connection: Connection, crawl_budget: usize, instructions: String) -> Self {
+    /// observes, and which sends `instructions` at initialize; with `operations`, the first
+    /// look at its scope starts now.
+    pub(crate) fn new(
+        connection: Connection,
+        crawl_budget: usize,
+        instructions: String,
+        operations: Option<OperationsMode>,
+    ) -> Self {
         let tools = declared_tools(&connection);
+        let connection = Arc::new(connection);
+        let operations = operations.map(|mode| Listing::start(mode.scope, mode.crawl, &connection));
         Self {
-            connection: Arc::new(connection),
+            connection,
             tools: Arc::new(tools),
             crawl_budget,
             instructions: instructions.into(),
             session: Arc::default(),
             cursors: Cursors::new(),
+            operations,
+            listed: Arc::default(),
         }
     }
 
@@ -60,32 +116,63 @@ impl WipServer {
         Self {
             session: Arc::default(),
             cursors: Cursors::new(),
+            listed: Arc::default(),
             ..self.clone()
         }
     }
 
     /// Starts the tool in a task of its own, its requests counted and governed by `scope`.
-    fn start(
-        &self,
-        name: &str,
-        arguments: Value,
-        scope: &Arc<CallScope>,
-    ) -> JoinHandle<ToolOutput> {
+    fn start(&self, run: Run, arguments: Value, scope: &Arc<CallScope>) -> JoinHandle<ToolOutput> {
         let connection = Arc::clone(&self.connection);
         let cursors = self.cursors.clone();
-        let name = name.to_owned();
         tokio::spawn(Arc::clone(scope).run(async move {
             let tools = connection.tools.for_session(&cursors);
-            tools.call_tool(&name, &arguments).await
+            match run {
+                Run::Tool(name) => tools.call_tool(&name, &arguments).await,
+                Run::Operation(tool) => tools.call_operation_tool(&tool, &arguments).await,
+            }
         }))
+    }
+
+    /// The names of the tools listed now, for an unknown tool's error.
+    fn tool_names(&self) -> String {
+        let names: Vec<&str> = self.tools.iter().map(|tool| &*tool.name).collect();
+        let mut names = names.join(", ");
+        if let Some(listing) = &self.operations {
+            let count = listing.declared().len();
+            names.push_str(&format!(
+                " and {count} per-operation tools that tools/list names"
+            ));
+        }
+        names
     }
 }
 
 impl ServerHandler for WipServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder().enable_tools();
+        let capabilities = if self.operations.is_some() {
+            capabilities.enable_tool_list_changed().build()
+        } else {
+            capabilities.build()
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(server_info())
             .with_instructions(self.instructions.to_string())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if let Some(listing) = &self.operations {
+            let task = listing.announce_to(context.peer, Arc::clone(&self.listed.version));
+            let mut slot = self
+                .listed
+                .announcer
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(old) = slot.replace(task) {
+                old.abort();
+            }
+        }
     }
 
     async fn list_tools(
@@ -93,11 +180,25 @@ impl ServerHandler for WipServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.to_vec()))
+        let mut tools = self.tools.to_vec();
+        if let Some(listing) = &self.operations {
+            let (version, operations) = listing.tools().await;
+            tools.extend(operations.iter().cloned());
+            self.listed.version.store(version + 1, Ordering::SeqCst);
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|tool| tool.name == name).cloned()
+        let fixed = self.tools.iter().find(|tool| tool.name == name).cloned();
+        fixed.or_else(|| {
+            let listing = self.operations.as_ref()?;
+            listing
+                .declared()
+                .iter()
+                .find(|tool| tool.name == name)
+                .cloned()
+        })
     }
 
     /// Runs the tool once. An unknown tool is JSON-RPC error -32602 (invalid params), as MCP
@@ -114,13 +215,17 @@ impl ServerHandler for WipServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.get_tool(&request.name).is_none() {
-            let names: Vec<&str> = self.tools.iter().map(|tool| &*tool.name).collect();
+        let fixed = self.tools.iter().any(|tool| tool.name == request.name);
+        let operation = match (&self.operations, fixed) {
+            (Some(listing), false) => listing.get(&request.name).await,
+            _ => None,
+        };
+        if !fixed && operation.is_none() {
             return Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool {}: the tools are {}",
                     wip_refs::Quoted(&request.name),
-                    names.join(", ")
+                    self.tool_names()
                 ),
                 None,
             ));
@@ -128,7 +233,20 @@ impl ServerHandler for WipServer {
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let scope = CallScope::new();
-        let mut task = self.start(&request.name, arguments.clone(), &scope);
+        // What a cancelled call that was sent is remembered by: its target and operation.
+        let kept = match &operation {
+            Some(tool) => serde_json::json!({
+                "target": arguments.get(tool.target_argument()),
+                "operation": tool.title(),
+            }),
+            None => arguments.clone(),
+        };
+        let calls = operation.is_some() || matches!(&*request.name, "invoke" | "read");
+        let run = match operation {
+            Some(tool) => Run::Operation(Box::new(tool)),
+            None => Run::Tool(request.name.to_string()),
+        };
+        let mut task = self.start(run, arguments.clone(), &scope);
         let total = (request.name == "discover").then_some(self.crawl_budget as f64);
         let progress = context.meta.get_progress_token().map(|token| Reporter {
             token,
@@ -144,9 +262,8 @@ impl ServerHandler for WipServer {
         };
         let Some(joined) = joined else {
             scope.cancel();
-            let calls = matches!(&*request.name, "invoke" | "read");
             if calls && scope.call_started() {
-                self.session.keep(Kept::new(&arguments, task));
+                self.session.keep(Kept::new(&kept, task));
             } else {
                 task.abort();
             }
@@ -161,6 +278,13 @@ impl ServerHandler for WipServer {
             is_error: true,
             cursor: None,
         });
+        // What a discover crawled may hold interfaces the per-operation tools have not seen.
+        if let Some(listing) = &self.operations
+            && request.name == "discover"
+            && let Some(scope) = arguments.get("scope").and_then(Value::as_str)
+        {
+            listing.refresh_after(scope, &self.connection).await;
+        }
         let mut text = self.session.notes().await;
         text.push_str(&output.text);
         // The text is the result (its Host strings escaped by the tools); no structuredContent.
@@ -180,20 +304,13 @@ fn declared_tools(connection: &Connection) -> Vec<Tool> {
     tool_definitions_for(connection.tools.policy())
         .into_iter()
         .map(|definition| {
-            let schema = match definition.input_schema {
-                Value::Object(schema) => schema,
-                // The definitions are ours and every schema is an object; keep a valid one anyway.
-                _ => serde_json::Map::from_iter([("type".to_owned(), Value::from("object"))]),
-            };
-            let tool = Tool::new(definition.name, definition.description, Arc::new(schema))
-                .with_title(definition.title);
-            match serde_json::from_value::<ToolAnnotations>(definition.annotations) {
-                Ok(annotations) => tool.with_annotations(annotations),
-                Err(error) => {
-                    tracing::warn!(tool = definition.name, %error, "annotations left out");
-                    tool
-                }
-            }
+            declare(
+                definition.name.to_owned(),
+                definition.title.to_owned(),
+                definition.description.to_owned(),
+                &definition.input_schema,
+                definition.annotations,
+            )
         })
         .collect()
 }

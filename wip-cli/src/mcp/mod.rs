@@ -10,12 +10,15 @@
 //! call's deadline from `--timeout`. Every MCP session of one server shares a single
 //! connection to the Host, and has its own store of the cursors to cut results' rests. At
 //! initialize the client gets [`instructions`] on using the tools, with the root Object's
-//! description as Host data.
+//! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
+//! distinct operation found under SCOPE ([`operations`]).
 
+mod declare;
 mod gate;
 mod handler;
 mod http;
 mod instructions;
+mod operations;
 mod response;
 mod session;
 mod sessions;
@@ -29,7 +32,7 @@ use wip_tools::ToolsConfig;
 use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Discovery, connect};
 use crate::failure::{Failure, Result};
-use crate::mcp::handler::WipServer;
+use crate::mcp::handler::{OperationsMode, WipServer};
 
 /// How much longer than a tool call's deadline an idle session must last at the least.
 const SESSION_IDLE_MARGIN_SECS: u64 = 3;
@@ -58,6 +61,18 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         Some(listen) => Some(listen.check().await?),
         None => None,
     };
+    let operations = match &options.operations {
+        Some(scope) => Some(OperationsMode {
+            scope: wip_model::Path::new(scope).map_err(|error| {
+                Failure::input(format!(
+                    "--operations {}: not a canonical absolute path such as / or /projects: {error}",
+                    wip_refs::Quoted(scope)
+                ))
+            })?,
+            crawl: usize::try_from(options.operations_crawl).unwrap_or(usize::MAX),
+        }),
+        None => None,
+    };
     let config = ToolsConfig {
         deadline: Some(global.tool_call_timeout()),
         max_output_tokens: options.max_output_tokens,
@@ -67,7 +82,7 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     // Looked at once, before the first client: a Host down or slow only leaves it out.
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
-    let server = WipServer::new(connection, config.crawl_budget, instructions);
+    let server = WipServer::new(connection, config.crawl_budget, instructions, operations);
     match (listen, checked) {
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
         _ => stdio::serve(server).await,

@@ -10,7 +10,7 @@ use wip_refs::OperationRef;
 
 use super::name::tool_name;
 use crate::arguments;
-use crate::definitions::call_annotations;
+use crate::definitions::{call_annotations, tool_json};
 use crate::policy::Via;
 use crate::schema::{Dialect, operation_schema};
 
@@ -225,13 +225,13 @@ impl OperationTool {
     /// The tool as one JSON object in the shape of MCP's `tools/list` (`name`, `title`,
     /// `description`, `inputSchema`, `annotations`).
     pub fn to_json(&self) -> Value {
-        json!({
-            "name": self.name,
-            "title": self.title,
-            "description": self.description,
-            "inputSchema": self.input_schema,
-            "annotations": self.annotations(),
-        })
+        tool_json(
+            &self.name,
+            &self.title,
+            &self.description,
+            &self.input_schema,
+            &self.annotations(),
+        )
     }
 }
 
