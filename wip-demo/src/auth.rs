@@ -13,9 +13,9 @@ use wip_http::http::{HeaderMap, StatusCode, header};
 pub struct DemoAuth {
     /// May observe, fetch and call everything.
     pub token: String,
-    /// May observe and fetch everything and call everything except below
-    /// [`RESTRICTED`](crate::lab::RESTRICTED) (the lab's vault), where its calls get
-    /// `permission_denied`. `None` when there is no such token.
+    /// May observe and fetch everything and call everything except at and below `/lab/vault`
+    /// (the lab's vault, with the `lab` feature), where its calls get `permission_denied`.
+    /// `None` when there is no such token.
     pub observer_token: Option<String>,
 }
 
@@ -50,9 +50,20 @@ impl Access {
     pub(crate) fn may_call(self, path: &str) -> bool {
         match self {
             Self::Full => true,
-            Self::Observer => !crate::lab::is_restricted(path),
+            Self::Observer => !restricted(path),
         }
     }
+}
+
+/// Whether calls on `path` need the full token: only the lab has such a part.
+#[cfg(feature = "lab")]
+fn restricted(path: &str) -> bool {
+    crate::lab::is_restricted(path)
+}
+
+#[cfg(not(feature = "lab"))]
+fn restricted(_path: &str) -> bool {
+    false
 }
 
 /// The caller's access, or the bare status to answer with.

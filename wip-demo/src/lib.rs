@@ -19,7 +19,7 @@
 //! | `/people` | everyone | none |
 //! | `/people/alice`, `/people/bob`, `/people/千代` | a person | (`/`, `person`) |
 //! | `/search` | search | (`/`, `search`) |
-//! | `/lab/...` | the lab, with [`DemoOptions::lab`]: see [`lab`] | interfaces scoped at `/lab` and below |
+//! | `/lab/...` | the lab, with the `lab` feature and `DemoOptions::lab`: see [`lab`][lab] | interfaces scoped at `/lab` and below |
 //!
 //! Every Object has a `ref`; projects and issues have validators that change with every
 //! committed change. `issue::lifecycle#close` and `#reopen` require the object validator, and
@@ -27,18 +27,17 @@
 //! a newline, a double quote and a right-to-left override. Closing `/projects/wip/3` is
 //! `blocked` until issues 1 and 2 are closed.
 //!
-//! The lab ([`lab`]) holds the cases a client must survive: Objects that are deleted and moved,
-//! a scope Object that is re-created, a descriptor that is revised, Objects known only from
-//! results, one Object at two paths, hostile names and texts, every type shape, a restricted
-//! corner, a deep chain ([`DemoOptions::deep_levels`]) and an interface with many operations
-//! ([`DemoOptions::wide_operations`]).
+//! The lab ([`lab`][lab], with the `lab` feature) holds the cases a client must survive: Objects
+//! that are deleted and moved, a scope Object that is re-created, a descriptor that is revised,
+//! Objects known only from results, one Object at two paths, hostile names and texts, every type
+//! shape, a restricted corner, a deep chain and an interface with many operations.
 //!
 //! # Authorization and counters
 //!
 //! With [`DemoOptions::auth`] every request needs `Authorization: Bearer <token>`: without one
 //! the answer is a bare 401 with `WWW-Authenticate: Bearer`, with an unknown one a bare 403, both
 //! before the binding checks and without a WIP envelope. [`DemoAuth::observer_token`] may do
-//! everything except call Objects at or below [`lab::RESTRICTED`], which gets
+//! everything except call Objects at or below `/lab/vault` (in the lab), which gets
 //! `permission_denied`. [`DemoServer::counters`] tells how many requests of each interaction
 //! were answered, how many were refused with a bare status, and per operation how many calls
 //! named it and how many of those actually ran its implementation. [`DemoServer::comments`]
@@ -79,7 +78,13 @@
 //!
 //! # Features
 //!
-//! The crate has no cargo features.
+//! - `lab`: the [`lab`][lab] module and the [`DemoOptions`] fields `lab`, `deep_levels` and
+//!   `wide_operations` that publish it at `/lab`. Off by default, so the sample Worldspace of the
+//!   `wip` command does not compile it; tests turn it on in `[dev-dependencies]`
+//!   (`wip-demo = { version = "…", features = ["lab"] }`).
+//!
+#![cfg_attr(feature = "lab", doc = "[lab]: crate::lab")]
+#![cfg_attr(not(feature = "lab"), doc = "[lab]: #features")]
 
 // The README's example runs as a doc test, so that it cannot drift from the API.
 #[cfg(doctest)]
@@ -93,6 +98,7 @@ mod error;
 mod generate;
 mod http;
 pub mod interfaces;
+#[cfg(feature = "lab")]
 pub mod lab;
 mod layout;
 mod operations;

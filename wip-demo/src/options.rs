@@ -7,12 +7,15 @@ use wip_http::Limits;
 
 use crate::auth::DemoAuth;
 use crate::error::DemoError;
+#[cfg(feature = "lab")]
 use crate::lab::{MAX_DEEP_LEVELS, MAX_WIDE_OPERATIONS};
 
 /// The largest number of generated issues [`DemoOptions::issues`] accepts.
 pub const MAX_ISSUES: usize = 100_000;
 
-/// Settings for [`serve`](crate::serve). Start from [`DemoOptions::default`] and change fields.
+/// Settings for [`serve`](crate::serve). Start from [`DemoOptions::default`] and change fields
+/// (`DemoOptions { issues: 10, ..DemoOptions::default() }`): the `lab` feature adds the fields
+/// of the lab.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DemoOptions {
     /// Generated issues in `/projects/bulk`, on top of the hand-written ones in the other
@@ -24,12 +27,15 @@ pub struct DemoOptions {
     /// Whether the Worldspace also holds the lab, `/lab`: the Objects that are deleted, moved,
     /// re-created, revised, aliased, reachable only through results, hostile or restricted (see
     /// [`lab`](crate::lab)). Default off, so the tour's world stays small.
+    #[cfg(feature = "lab")]
     pub lab: bool,
     /// Levels of the folder chain `/lab/deep/d1/.../dN` when [`lab`](Self::lab) is on, at most
     /// [`MAX_DEEP_LEVELS`]. Default 8.
+    #[cfg(feature = "lab")]
     pub deep_levels: u32,
     /// Operations of `lab.wide` on `/lab/wide` when [`lab`](Self::lab) is on, at most
     /// [`MAX_WIDE_OPERATIONS`]. Default 1,000.
+    #[cfg(feature = "lab")]
     pub wide_operations: usize,
     /// Bearer tokens every request must carry; `None` (the default) accepts requests without one.
     pub auth: Option<DemoAuth>,
@@ -69,8 +75,11 @@ impl Default for DemoOptions {
         Self {
             issues: 40,
             diagnostics: false,
+            #[cfg(feature = "lab")]
             lab: false,
+            #[cfg(feature = "lab")]
             deep_levels: 8,
+            #[cfg(feature = "lab")]
             wide_operations: 1_000,
             auth: None,
             max_request_bytes: 1024 * 1024,
@@ -95,20 +104,8 @@ impl DemoOptions {
                 maximum: MAX_ISSUES,
             });
         }
-        if self.deep_levels > MAX_DEEP_LEVELS {
-            return Err(DemoError::OutOfRange {
-                option: "deep_levels",
-                requested: self.deep_levels as usize,
-                maximum: MAX_DEEP_LEVELS as usize,
-            });
-        }
-        if self.wide_operations > MAX_WIDE_OPERATIONS {
-            return Err(DemoError::OutOfRange {
-                option: "wide_operations",
-                requested: self.wide_operations,
-                maximum: MAX_WIDE_OPERATIONS,
-            });
-        }
+        #[cfg(feature = "lab")]
+        self.validate_lab()?;
         if let Some(auth) = &self.auth
             && let Some(option) = auth.unusable()
         {
@@ -129,5 +126,25 @@ impl DemoOptions {
             self.max_response_bytes,
             self.max_nesting,
         )?)
+    }
+
+    /// Checks the shapes of the lab.
+    #[cfg(feature = "lab")]
+    fn validate_lab(&self) -> Result<(), DemoError> {
+        if self.deep_levels > MAX_DEEP_LEVELS {
+            return Err(DemoError::OutOfRange {
+                option: "deep_levels",
+                requested: self.deep_levels as usize,
+                maximum: MAX_DEEP_LEVELS as usize,
+            });
+        }
+        if self.wide_operations > MAX_WIDE_OPERATIONS {
+            return Err(DemoError::OutOfRange {
+                option: "wide_operations",
+                requested: self.wide_operations,
+                maximum: MAX_WIDE_OPERATIONS,
+            });
+        }
+        Ok(())
     }
 }

@@ -198,6 +198,7 @@ impl<T: Tree> Node<T> {
     }
 
     /// Records that the Object no longer lives at the path the call named.
+    #[cfg(feature = "lab")]
     pub(crate) fn leave(&self) {
         let _ = self.committed.set(None);
     }

@@ -1,7 +1,8 @@
 //! The lab, `/lab`: the corner of the Worldspace where things change, vanish, alias and
-//! misbehave, for testing clients. It is published only with
-//! [`DemoOptions::lab`](crate::DemoOptions::lab), by a provider of its own (the tracker's kind of
-//! provider over the lab's own tree), so the tour's tracker stays small and stable. Every lab interface is scoped at `/lab` or below, so fetches and calls for the lab
+//! misbehave, for testing clients. It is compiled only with the crate's `lab` feature and
+//! published only with [`DemoOptions::lab`](crate::DemoOptions::lab), by a provider of its own
+//! (the tracker's kind of provider over the lab's own tree), so the tour's tracker stays small
+//! and stable. Every lab interface is scoped at `/lab` or below, so fetches and calls for the lab
 //! never reach the tracker's provider; an observe of `/` lists `lab` as the root's last child.
 //!
 //! # Objects
