@@ -18,6 +18,7 @@ use rmcp::service::{Peer, RoleServer};
 use tokio::sync::{Mutex, RwLock, watch};
 use tokio::task::JoinHandle;
 use wip_model::Path;
+use wip_tools::WorldspaceError;
 use wip_tools::operations::{OperationTool, OperationTools};
 
 use crate::connect::Connection;
@@ -125,12 +126,12 @@ impl Listing {
             connection.tools.find_operations(&tools, crawl).await
         };
         if let Some(error) = &found.error {
-            tracing::warn!(error = %error, "per-operation tools: the scope could not be read whole");
+            tracing::warn!(error = %brief(error), "per-operation tools: the scope could not be read whole");
         }
         for (interface, error) in &found.failures {
             tracing::warn!(
                 interface = %wip_refs::SignatureRef(interface),
-                error = %error,
+                error = %brief(error),
                 "per-operation tools: an interface could not be fetched; the next look tries again"
             );
         }
@@ -180,6 +181,14 @@ impl Listing {
             }
         })
     }
+}
+
+/// `error` in one line, its Host text escaped.
+fn brief(error: &WorldspaceError) -> String {
+    let mut line = String::new();
+    // Writing into a String cannot fail.
+    let _ = error.write_brief(&mut line);
+    line
 }
 
 /// The per-operation tool as rmcp declares it.
