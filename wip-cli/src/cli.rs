@@ -297,6 +297,11 @@ pub(crate) struct McpOptions {
         value_parser = clap::value_parser!(u64).range(0..=10_000)
     )]
     pub(crate) operations_crawl: u64,
+    /// Every tool declares an output schema and every result carries `structuredContent`
+    /// beside its text: the notice, the text, the cursor, the error and next steps, and the
+    /// data of a whole result (entries, coverage, interfaces, a call's result).
+    #[arg(long)]
+    pub(crate) structured: bool,
 }
 
 /// Reads `--max-output-tokens`: a whole number of tokens, at least the smallest budget.

@@ -180,7 +180,7 @@ async fn an_invoke_cancelled_after_its_call_was_sent_is_reported_to_the_next_cal
     );
     let text = result_text(&answer);
     assert!(
-        text.starts_with("note: the cancelled invoke (target \"/projects/wip/1\" operation \"/::issue.read#read\") had already sent its call; it was not sent again. How it ended:\n"),
+        text.starts_with("note: the cancelled call of \"invoke\" (target \"/projects/wip/1\" operation \"/::issue.read#read\") had already sent its request; it was not sent again. How it ended:\n"),
         "{text}"
     );
     assert!(text.contains("\n---\n"), "{text}");

@@ -4,9 +4,8 @@
 use wip_model::codec::{self, DecodeError, Limits};
 use wip_model::escape::Quoted;
 use wip_model::{
-    CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
-    FetchInterfaceResponse, ObserveRequest, ObserveResponse, ProtocolInteraction, ProtocolResult,
-    ValidDescriptor,
+    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
+    ObserveRequest, ObserveResponse, ProtocolInteraction, ProtocolResult, ValidDescriptor,
 };
 
 use crate::transport::{
@@ -220,7 +219,7 @@ fn classify<T>(
         }),
         Err(error) if success => Err(invalid(
             InvalidResponseKind::InvalidSuccessBody,
-            ErrorChain(&error).to_string(),
+            error.to_string(),
         )),
         Err(_) => Err(not_wip(true)),
     }

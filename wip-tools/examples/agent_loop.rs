@@ -17,7 +17,6 @@
 use std::process::ExitCode;
 
 use wip_client::{Client, ConnectOptions};
-use wip_model::ErrorChain;
 use wip_model::escape::Message;
 use wip_tools::{ToolOutput, Tools, tool_definitions};
 
@@ -35,7 +34,10 @@ async fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {}", Message(&ErrorChain(&*error).to_string()));
+            let chain: Vec<String> = std::iter::successors(Some(&*error), |error| error.source())
+                .map(ToString::to_string)
+                .collect();
+            eprintln!("error: {}", Message(&chain.join(": ")));
             ExitCode::FAILURE
         }
     }

@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
-    ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -21,7 +21,9 @@ use serde_json::Value;
 use tokio::task::JoinHandle;
 use wip_model::Path;
 use wip_tools::operations::OperationTool;
-use wip_tools::{Cursors, ToolOutput, tool_definitions_for};
+use wip_tools::{
+    Cursors, ToolOutput, ToolReport, output_schema, structured_content, tool_definitions_for,
+};
 
 use crate::connect::{CallScope, Connection};
 use crate::mcp::declare::declare;
@@ -49,6 +51,9 @@ pub(crate) struct WipServer {
     operations: Option<Arc<Listing>>,
     /// What this session was last listed, and the task that tells it when that grew.
     listed: Arc<SessionListing>,
+    /// With `--structured`: the output schema every tool declares, and the budget in tokens
+    /// its structured results stay within.
+    structured: Option<(Arc<JsonObject>, usize)>,
 }
 
 /// Where `wip mcp --operations SCOPE` finds its operations.
@@ -108,7 +113,27 @@ impl WipServer {
             cursors: Cursors::new(),
             operations,
             listed: Arc::default(),
+            structured: None,
         }
+    }
+
+    /// The same server, its results structured within `budget` tokens when there is one.
+    pub(crate) fn with_structured(mut self, budget: Option<usize>) -> Self {
+        self.structured = budget.map(|budget| {
+            let Value::Object(schema) = output_schema() else {
+                unreachable!("the output schema is an object")
+            };
+            (Arc::new(schema), budget)
+        });
+        self
+    }
+
+    /// `tool` as this server lists it: with the output schema under `--structured`.
+    fn listed(&self, mut tool: Tool) -> Tool {
+        if let Some((schema, _)) = &self.structured {
+            tool.output_schema = Some(Arc::clone(schema));
+        }
+        tool
     }
 
     /// The server for a new MCP session: the same connection, a record and cursors of its own.
@@ -122,14 +147,14 @@ impl WipServer {
     }
 
     /// Starts the tool in a task of its own, its requests counted and governed by `scope`.
-    fn start(&self, run: Run, arguments: Value, scope: &Arc<CallScope>) -> JoinHandle<ToolOutput> {
+    fn start(&self, run: Run, arguments: Value, scope: &Arc<CallScope>) -> JoinHandle<ToolReport> {
         let connection = Arc::clone(&self.connection);
         let cursors = self.cursors.clone();
         tokio::spawn(Arc::clone(scope).run(async move {
             let tools = connection.tools.for_session(&cursors);
             match run {
-                Run::Tool(name) => tools.call_tool(&name, &arguments).await,
-                Run::Operation(tool) => tools.call_operation_tool(&tool, &arguments).await,
+                Run::Tool(name) => tools.call_tool_report(&name, &arguments).await,
+                Run::Operation(tool) => tools.call_operation_tool_report(&tool, &arguments).await,
             }
         }))
     }
@@ -186,19 +211,21 @@ impl ServerHandler for WipServer {
             tools.extend(operations.iter().cloned());
             self.listed.version.store(version + 1, Ordering::SeqCst);
         }
+        let tools = tools.into_iter().map(|tool| self.listed(tool)).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let fixed = self.tools.iter().find(|tool| tool.name == name).cloned();
-        fixed.or_else(|| {
+        let tool = fixed.or_else(|| {
             let listing = self.operations.as_ref()?;
             listing
                 .declared()
                 .iter()
                 .find(|tool| tool.name == name)
                 .cloned()
-        })
+        })?;
+        Some(self.listed(tool))
     }
 
     /// Runs the tool once. An unknown tool is JSON-RPC error -32602 (invalid params), as MCP
@@ -263,7 +290,7 @@ impl ServerHandler for WipServer {
         let Some(joined) = joined else {
             scope.cancel();
             if calls && scope.call_started() {
-                self.session.keep(Kept::new(&kept, task));
+                self.session.keep(Kept::new(&request.name, &kept, task));
             } else {
                 task.abort();
             }
@@ -273,10 +300,13 @@ impl ServerHandler for WipServer {
                 None,
             ));
         };
-        let output = joined.unwrap_or_else(|error| ToolOutput {
-            text: format!("error: the tool call failed inside the server: {error}\n"),
-            is_error: true,
-            cursor: None,
+        let report = joined.unwrap_or_else(|error| ToolReport {
+            output: ToolOutput {
+                text: format!("error: the tool call failed inside the server: {error}\n"),
+                is_error: true,
+                cursor: None,
+            },
+            outcome: None,
         });
         // What a discover crawled may hold interfaces the per-operation tools have not seen.
         if let Some(listing) = &self.operations
@@ -286,14 +316,18 @@ impl ServerHandler for WipServer {
             listing.refresh_after(scope, &self.connection).await;
         }
         let mut text = self.session.notes().await;
-        text.push_str(&output.text);
-        // The text is the result (its Host strings escaped by the tools); no structuredContent.
+        text.push_str(&report.output.text);
+        // The text is the result, its Host strings escaped by the tools, and so is the
+        // structured content's.
         let content = vec![ContentBlock::text(text)];
-        let result = if output.is_error {
+        let mut result = if report.output.is_error {
             CallToolResult::error(content)
         } else {
             CallToolResult::success(content)
         };
+        if let Some((_, budget)) = &self.structured {
+            result.structured_content = Some(structured_content(&report, *budget));
+        }
         Ok(result.into())
     }
 }

@@ -82,7 +82,9 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     // Looked at once, before the first client: a Host down or slow only leaves it out.
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
-    let server = WipServer::new(connection, config.crawl_budget, instructions, operations);
+    let structured = options.structured.then_some(config.max_output_tokens);
+    let server = WipServer::new(connection, config.crawl_budget, instructions, operations)
+        .with_structured(structured);
     match (listen, checked) {
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
         _ => stdio::serve(server).await,

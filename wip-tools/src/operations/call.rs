@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::OperationTool;
 use crate::invoke::InvokeInput;
 use crate::output::{ToolOutput, input_error};
+use crate::structured::{ToolOutcome, ToolReport};
 use crate::tools::Tools;
 use crate::worldspace::Worldspace;
 
@@ -53,31 +54,67 @@ impl<W: Worldspace> Tools<W> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn call_operation_tool(&self, tool: &OperationTool, arguments: &Value) -> ToolOutput {
-        let Some(members) = arguments.as_object() else {
-            return input_error("arguments", "expected a JSON object of named arguments");
-        };
-        let (target_argument, cursor_argument) = (tool.target_argument(), tool.cursor_argument());
-        let target = match members.get(target_argument) {
-            Some(Value::String(target)) => target.clone(),
-            Some(_) => return input_error(target_argument, "expected a string"),
-            None => return input_error(target_argument, "missing"),
-        };
-        let cursor = match members.get(cursor_argument) {
-            None | Some(Value::Null) => None,
-            Some(Value::String(cursor)) => Some(cursor.clone()),
-            Some(_) => return input_error(cursor_argument, "expected a string"),
-        };
-        let input: Map<String, Value> = members
-            .iter()
-            .filter(|(name, _)| *name != target_argument && *name != cursor_argument)
-            .map(|(name, value)| (name.clone(), value.clone()))
-            .collect();
-        let call = InvokeInput {
-            target,
-            operation: tool.title().to_owned(),
-            input: Value::Object(input),
-            cursor,
-        };
-        self.run_call_as(tool.via(), tool.name(), &call).await
+        self.call_operation_tool_report(tool, arguments)
+            .await
+            .output
     }
+
+    /// Runs the per-operation `tool` as [`Tools::call_operation_tool`] does and reports, beside
+    /// the same output, the call's outcome as data when it ran (see
+    /// [`structured_content`](crate::structured_content)).
+    pub async fn call_operation_tool_report(
+        &self,
+        tool: &OperationTool,
+        arguments: &Value,
+    ) -> ToolReport {
+        let call = match operation_call(tool, arguments) {
+            Ok(call) => call,
+            Err(output) => return ToolReport::text(output),
+        };
+        if call.cursor.is_some() {
+            return ToolReport::text(self.run_call_as(tool.via(), tool.name(), &call).await);
+        }
+        let report = self
+            .report_via(
+                tool.via(),
+                tool.name(),
+                &call.target,
+                &call.operation,
+                &call.input,
+            )
+            .await;
+        ToolReport::ran(report.output, ToolOutcome::Call(report.outcome))
+    }
+}
+
+/// The invoke a call of `tool` with `arguments` makes, or the failure naming the wrong argument.
+fn operation_call(tool: &OperationTool, arguments: &Value) -> Result<InvokeInput, ToolOutput> {
+    let Some(members) = arguments.as_object() else {
+        return Err(input_error(
+            "arguments",
+            "expected a JSON object of named arguments",
+        ));
+    };
+    let (target_argument, cursor_argument) = (tool.target_argument(), tool.cursor_argument());
+    let target = match members.get(target_argument) {
+        Some(Value::String(target)) => target.clone(),
+        Some(_) => return Err(input_error(target_argument, "expected a string")),
+        None => return Err(input_error(target_argument, "missing")),
+    };
+    let cursor = match members.get(cursor_argument) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(cursor)) => Some(cursor.clone()),
+        Some(_) => return Err(input_error(cursor_argument, "expected a string")),
+    };
+    let input: Map<String, Value> = members
+        .iter()
+        .filter(|(name, _)| *name != target_argument && *name != cursor_argument)
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    Ok(InvokeInput {
+        target,
+        operation: tool.title().to_owned(),
+        input: Value::Object(input),
+        cursor,
+    })
 }
