@@ -100,6 +100,6 @@ mod tests {
         let tools = ptc_tools(DEFAULT_CODE_EXECUTION, "w", &[path]);
         let description = tools[1]["description"].as_str().unwrap();
         assert!(!description.contains('\u{202e}'), "{description}");
-        assert!(description.contains(r#""/a\u{202e}b""#), "{description}");
+        assert!(description.contains(r#""/a\u202eb""#), "{description}");
     }
 }
