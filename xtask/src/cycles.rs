@@ -636,3 +636,84 @@ fn absolute(
     base.extend(rest.iter().cloned());
     Some(base)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uses(source: &str) -> Vec<(Vec<String>, Option<String>)> {
+        let tokens = tokenize(source);
+        let mut cursor = 1;
+        let mut out = Vec::new();
+        use_tree(&tokens, &mut cursor, Vec::new(), &mut out);
+        out
+    }
+
+    #[test]
+    fn a_use_tree_gives_each_leaf_path_with_the_name_it_binds() {
+        let found = uses("use crate::{a::B, c::{self, D as E}, f::*};");
+        let paths: Vec<(String, Option<String>)> = found
+            .into_iter()
+            .map(|(path, binding)| (path.join("::"), binding))
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                ("crate::a::B".to_owned(), Some("B".to_owned())),
+                ("crate::c".to_owned(), Some("c".to_owned())),
+                ("crate::c::D".to_owned(), Some("E".to_owned())),
+                ("crate::f".to_owned(), None),
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_strings_and_characters_hide_no_path() {
+        let tokens = tokenize(
+            "// crate::a\n/* super::b */ let s = \"crate::c\"; let r = r#\"self::d\"#; let c = ':';",
+        );
+        assert!(!tokens.iter().any(|(token, _)| matches!(token, Token::Ident(name) if ["crate", "super", "self"].contains(&name.as_str()))));
+    }
+
+    fn crate_of(files: &[(&str, &str)]) -> PathBuf {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let root =
+            std::env::temp_dir().join(format!("xtask-cycles-{}-{number}", std::process::id()));
+        for (path, text) in files {
+            let file = root.join(path);
+            fs::create_dir_all(file.parent().unwrap()).unwrap();
+            fs::write(file, text).unwrap();
+        }
+        root.join("lib.rs")
+    }
+
+    #[test]
+    fn two_files_that_use_each_other_are_a_circle() {
+        let root = crate_of(&[
+            ("lib.rs", "mod a;\nmod b;\n"),
+            ("a.rs", "use crate::b::B;\npub struct A;\n"),
+            ("b.rs", "pub struct B;\nfn f() -> super::a::A { todo!() }\n"),
+        ]);
+        let circles = circles_of(&root).unwrap();
+        assert_eq!(circles.len(), 1, "{circles:?}");
+        assert_eq!(circles[0].len(), 2, "{circles:?}");
+    }
+
+    #[test]
+    fn re_exports_tests_and_declarations_make_no_circle() {
+        let root = crate_of(&[
+            ("lib.rs", "mod a;\nmod b;\npub use a::A;\n"),
+            (
+                "a.rs",
+                "pub struct A;\n#[cfg(test)]\nmod tests {\n    use crate::b::B;\n}\n",
+            ),
+            (
+                "b/mod.rs",
+                "mod c;\npub use c::C;\npub struct B(crate::A);\n",
+            ),
+            ("b/c.rs", "pub struct C;\n"),
+        ]);
+        assert_eq!(circles_of(&root).unwrap(), Vec::<Vec<_>>::new());
+    }
+}
