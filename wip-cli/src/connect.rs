@@ -13,8 +13,8 @@ use wip_client::{
     TransportError,
 };
 use wip_model::{
-    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    ObserveRequest, ObserveResponse, ValidDescriptor,
+    CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
+    FetchInterfaceResponse, ObserveRequest, ObserveResponse, ValidDescriptor,
 };
 use wip_tools::{Tools, ToolsConfig};
 
@@ -195,8 +195,9 @@ pub(crate) fn connect_to(
     options.http.bearer_token = token.map(str::to_owned);
     options.client.space = space;
     let session = options.session(&parsed);
-    let http = HttpTransport::new(parsed, options.http)
-        .map_err(|error| Failure::input(format!("cannot use these settings: {error}")))?;
+    let http = HttpTransport::new(parsed, options.http).map_err(|error| {
+        Failure::input(format!("cannot use these settings: {}", ErrorChain(&error)))
+    })?;
     let progress = Progress::default();
     let transport = Counting {
         inner: http,

@@ -7,8 +7,8 @@ use std::fmt;
 use std::process::ExitCode;
 
 use wip_client::ClientError;
-use wip_model::ProtocolError;
 use wip_model::escape::Message;
+use wip_model::{ErrorChain, ProtocolError};
 use wip_refs::Escaped;
 use wip_tools::WorldspaceError;
 use wip_tools::binding::ErrorKind;
@@ -74,7 +74,7 @@ impl Failure {
                 detail: Some(format!("next: {}", wip_tools::next_step(error.code))),
                 error,
             },
-            other => Self::Other(other.to_string()),
+            other => Self::Other(ErrorChain(&other).to_string()),
         }
     }
 

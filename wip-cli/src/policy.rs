@@ -9,7 +9,7 @@ use std::ops::Range;
 use std::path::Path as FilePath;
 
 use toml_edit::{Document, Item, Table, Value};
-use wip_model::Path;
+use wip_model::{ErrorChain, Path};
 use wip_refs::{Quoted, parse_operation_pattern};
 use wip_tools::{PatternList, Policy, TargetList};
 
@@ -44,8 +44,9 @@ pub(crate) fn load(options: &PolicyOptions) -> Result<Policy> {
         for text in texts {
             let pattern = parse_operation_pattern(text).map_err(|error| {
                 Failure::input(format!(
-                    "{flag} {} is not an operation pattern: {error}",
-                    Quoted(text)
+                    "{flag} {} is not an operation pattern: {}",
+                    Quoted(text),
+                    ErrorChain(&error)
                 ))
             })?;
             policy.add_pattern(list, pattern, flag);
@@ -205,8 +206,9 @@ pub(crate) fn read_toml(text: &str, policy: &mut Policy) -> Result<(), FileError
                         at(
                             Some(offset..offset),
                             format!(
-                                "{key}: {} is not an operation pattern: {error}",
-                                Quoted(entry)
+                                "{key}: {} is not an operation pattern: {}",
+                                Quoted(entry),
+                                ErrorChain(&error)
                             ),
                         )
                     })?;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use common::{Error, Host};
 use wip_client::{Client, CrawlBudget};
 use wip_model::escape::Quoted;
-use wip_model::{InterfaceName, InterfaceReference, Path};
+use wip_model::{ErrorChain, InterfaceName, InterfaceReference, Path};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
@@ -42,7 +42,12 @@ async fn run(host: &Host) -> Result<(), Error> {
         report.is_complete()
     );
     if let Some((path, error)) = report.failures.first() {
-        return Err(format!("observing {} failed: {error}", Quoted(path.as_str())).into());
+        return Err(format!(
+            "observing {} failed: {}",
+            Quoted(path.as_str()),
+            ErrorChain(error)
+        )
+        .into());
     }
 
     // Search what the crawl made discoverable. Paths come from the Host: always escaped.

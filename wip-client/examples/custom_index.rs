@@ -23,8 +23,8 @@ use common::{Error, Host};
 use wip_client::{
     Client, CrawlBudget, DiscoverDocument, DiscoverHit, DiscoverIndex, Endpoint, HttpTransport,
 };
-use wip_model::Path;
 use wip_model::escape::Quoted;
+use wip_model::{ErrorChain, Path};
 
 /// What a person has typed so far.
 const QUERY: &str = "log";
@@ -53,7 +53,12 @@ async fn run(host: &Host) -> Result<(), Error> {
         budget.deadline = Some(Instant::now() + Duration::from_secs(30));
         let report = client.crawl(&Path::root(), budget).await;
         if let Some((path, error)) = report.failures.first() {
-            return Err(format!("observing {} failed: {error}", Quoted(path.as_str())).into());
+            return Err(format!(
+                "observing {} failed: {}",
+                Quoted(path.as_str()),
+                ErrorChain(error)
+            )
+            .into());
         }
     }
     let indexed = prefixes.with_space(|space| space.discoverable_count());

@@ -25,8 +25,9 @@ use common::{Error, Host};
 use wip_client::{CallError, Client, Endpoint, HttpTransport, Reply, Transport, TransportError};
 use wip_model::escape::Quoted;
 use wip_model::{
-    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    InterfaceName, InterfaceReference, ObserveRequest, ObserveResponse, Path, ValidDescriptor,
+    CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
+    FetchInterfaceResponse, InterfaceName, InterfaceReference, ObserveRequest, ObserveResponse,
+    Path, ValidDescriptor,
 };
 use wip_refs::{InterfaceNotation, OperationNotation};
 
@@ -124,7 +125,7 @@ fn log<S>(what: fmt::Arguments<'_>, started: Instant, outcome: &Result<Reply<S>,
                 error.code.as_str()
             );
         }
-        Err(error) => println!("{what}: failed in {elapsed:.1?}: {error}"),
+        Err(error) => println!("{what}: failed in {elapsed:.1?}: {}", ErrorChain(error)),
     }
 }
 

@@ -4,8 +4,9 @@
 use wip_model::codec::{self, DecodeError, Limits};
 use wip_model::escape::Quoted;
 use wip_model::{
-    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    ObserveRequest, ObserveResponse, ProtocolInteraction, ProtocolResult, ValidDescriptor,
+    CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
+    FetchInterfaceResponse, ObserveRequest, ObserveResponse, ProtocolInteraction, ProtocolResult,
+    ValidDescriptor,
 };
 
 use crate::transport::{
@@ -219,7 +220,7 @@ fn classify<T>(
         }),
         Err(error) if success => Err(invalid(
             InvalidResponseKind::InvalidSuccessBody,
-            error.to_string(),
+            ErrorChain(&error).to_string(),
         )),
         Err(_) => Err(not_wip(true)),
     }

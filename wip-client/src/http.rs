@@ -19,8 +19,8 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
 use wip_model::codec::{self, Limits};
 use wip_model::{
-    CallOperationRequest, CallOperationResponse, FetchInterfaceRequest, FetchInterfaceResponse,
-    ObserveRequest, ObserveResponse, ValidDescriptor,
+    CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
+    FetchInterfaceResponse, ObserveRequest, ObserveResponse, ValidDescriptor,
 };
 
 use self::checked::CheckedConnector;
@@ -93,7 +93,7 @@ pub enum HttpTransportError {
     #[error("the bearer token cannot travel in an http header")]
     Token,
     /// The TLS configuration could not be built.
-    #[error("tls configuration: {0}")]
+    #[error("tls configuration")]
     Tls(#[from] rustls::Error),
 }
 
@@ -289,7 +289,7 @@ impl HttpTransport {
         if let Ok(buffer) = &mut read {
             while let Some(frame) = body.frame().await {
                 let frame = frame.map_err(|error| TransportError::Disconnect {
-                    detail: error_chain(&error),
+                    detail: ErrorChain(&error).to_string(),
                 })?;
                 let Ok(data) = frame.into_data() else {
                     continue;
@@ -313,7 +313,7 @@ impl HttpTransport {
 
 /// What became of a request that got no response head: whether it got no answer at all.
 fn unsent(error: hyper_util::client::legacy::Error) -> Unsent {
-    let detail = error_chain(&error);
+    let detail = ErrorChain(&error).to_string();
     if error.is_connect() {
         return Unsent {
             error: TransportError::Connect { detail },
@@ -390,18 +390,6 @@ pub fn default_tls() -> Result<rustls::ClientConfig, rustls::Error> {
     .with_safe_default_protocol_versions()?
     .with_root_certificates(roots)
     .with_no_client_auth())
-}
-
-/// An error and its sources, one line.
-fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }
 
 #[cfg(test)]

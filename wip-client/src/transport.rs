@@ -80,7 +80,7 @@ pub struct StatusMismatch {
 #[non_exhaustive]
 pub enum TransportError {
     /// The request could not be encoded (the caller's mistake); nothing was sent.
-    #[error("request could not be encoded: {0}")]
+    #[error("request could not be encoded")]
     Encode(#[from] EncodeError),
     /// No connection to the Host could be made; nothing was sent.
     #[error("could not connect: {detail}")]

@@ -49,6 +49,7 @@ pub mod arbitrary;
 pub mod codec;
 mod descriptor;
 mod entries;
+mod error_chain;
 mod error_code;
 pub mod escape;
 #[cfg(feature = "fuzzing")]
@@ -74,6 +75,7 @@ pub use descriptor::{
     UnionCase,
 };
 pub use entries::{EntryLocation, FoundEntry, entries_of};
+pub use error_chain::ErrorChain;
 pub use error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};
 pub use ids::{
     EmptyInterfaceName, InterfaceName, InterfaceReference, ObjectRef, ScopeRef, Validator,

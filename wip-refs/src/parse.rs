@@ -71,11 +71,26 @@ impl fmt::Display for ParsedReference {
 ///
 /// The offset counts Unicode scalar values (Rust `char`s) from the start of the text, starting
 /// at 0; an offset equal to the text's length means "at the end".
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("at character {offset}: {kind}")]
+///
+/// Its message is the offset and what was expected there; the cause behind that, if the kind
+/// has one (why a scope is not canonical), is its [`source`](std::error::Error::source).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseError {
     offset: usize,
     kind: ParseErrorKind,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at character {}: {}", self.offset, self.kind)
+    }
+}
+
+impl std::error::Error for ParseError {
+    /// The kind is this error's own message, so the source is the kind's.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&self.kind)
+    }
 }
 
 impl ParseError {
@@ -147,7 +162,7 @@ pub enum ParseErrorKind {
     #[error("expected an absolute scope starting with '/'; relative scopes are not resolved")]
     AbsoluteScope,
     /// The scope is not a canonical absolute path.
-    #[error("expected a canonical scope path: {0}")]
+    #[error("expected a canonical scope path")]
     CanonicalScope(#[source] PathError),
     /// The interface name is empty.
     #[error("expected a non-empty interface name")]

@@ -209,3 +209,25 @@ fn messages_say_what_and_where() {
         "at character 0: expected a scope: the scope-omitted form needs a stated context scope and never means '/'"
     );
 }
+
+#[test]
+fn why_a_scope_is_not_canonical_is_the_source_shown_once_by_the_chain() {
+    let error = parse_reference("/a//b::x", None).unwrap_err();
+    let source = std::error::Error::source(&error)
+        .expect("the path's error is the source")
+        .to_string();
+    assert_eq!(
+        error.to_string(),
+        "at character 0: expected a canonical scope path"
+    );
+    let chain = wip_model::ErrorChain(&error).to_string();
+    assert_eq!(chain, format!("{error}: {source}"));
+    assert_eq!(chain.matches(&source).count(), 1, "{chain}");
+    // The kind on its own is layered the same way.
+    let kind = error.kind();
+    assert_eq!(kind.to_string(), "expected a canonical scope path");
+    assert_eq!(
+        wip_model::ErrorChain(kind).to_string(),
+        format!("{kind}: {source}")
+    );
+}

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 use wip_model::codec::{self, Limits};
 use wip_model::escape::{Message, Quoted};
-use wip_model::{InterfaceName, InterfaceReference, Path};
+use wip_model::{ErrorChain, InterfaceName, InterfaceReference, Path};
 use wip_textview::InterfaceSignature;
 
 type Error = Box<dyn std::error::Error>;
@@ -39,7 +39,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("error: {}", Message(&error.to_string()));
+            eprintln!("error: {}", Message(&ErrorChain(&*error).to_string()));
             ExitCode::FAILURE
         }
     }
@@ -65,7 +65,7 @@ fn run() -> Result<String, Error> {
     };
     let reference = match (interface, name) {
         (Some(text), _) => wip_refs::parse_interface(&text, None)
-            .map_err(|error| format!("--interface {}: {error}", Quoted(&text)))?,
+            .map_err(|error| format!("--interface {}: {}", Quoted(&text), ErrorChain(&error)))?,
         (None, Some(name)) => InterfaceReference::new(
             Path::root(),
             InterfaceName::new(name.as_str()).map_err(|error| {
@@ -83,8 +83,8 @@ fn run() -> Result<String, Error> {
         None => SAMPLE.as_bytes().to_vec(),
     };
     let descriptor = codec::decode_descriptor(&body, &limits).map_err(|error| match &file {
-        Some(file) => format!("{file}: {error}"),
-        None => format!("the sample: {error}"),
+        Some(file) => format!("{file}: {}", ErrorChain(&error)),
+        None => format!("the sample: {}", ErrorChain(&error)),
     })?;
     Ok(InterfaceSignature::new(&reference, &descriptor)
         .with_details(details)

@@ -17,6 +17,7 @@
 use std::process::ExitCode;
 
 use wip_client::{Client, ConnectOptions};
+use wip_model::ErrorChain;
 use wip_model::escape::Message;
 use wip_tools::{ToolOutput, Tools, tool_definitions};
 
@@ -34,10 +35,7 @@ async fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            let chain: Vec<String> = std::iter::successors(Some(&*error), |error| error.source())
-                .map(ToString::to_string)
-                .collect();
-            eprintln!("error: {}", Message(&chain.join(": ")));
+            eprintln!("error: {}", Message(&ErrorChain(&*error).to_string()));
             ExitCode::FAILURE
         }
     }

@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use wip_client::{CallError, Client, ClientError, CrawlBudget, KnownSpace, UnknownReason};
 use wip_model::{
-    FetchInterfaceResponse, InterfaceReference, ObjectObservation, Path, ProtocolError,
+    ErrorChain, FetchInterfaceResponse, InterfaceReference, ObjectObservation, Path, ProtocolError,
     ProtocolErrorCode,
 };
 
@@ -163,7 +163,7 @@ impl Worldspace for Client {
                 reason: format!("{}: {detail}", unknown_reason(reason)),
             }),
             Err(CallError::NotSent(error)) => Err(WorldspaceError::Unavailable {
-                message: format!("the call was not sent: {error}"),
+                message: format!("the call was not sent: {}", ErrorChain(&error)),
             }),
             Err(CallError::Prepare(error)) => Err(retrieval_error(error)),
             Err(CallError::NotAMember) => Err(refused_before_sending(
@@ -179,7 +179,10 @@ impl Worldspace for Client {
                 &message,
             )),
             Err(other) => Ok(CallOutcome::OutcomeUnknown {
-                reason: format!("the client reported an unrecognised call error: {other}"),
+                reason: format!(
+                    "the client reported an unrecognised call error: {}",
+                    ErrorChain(&other)
+                ),
             }),
         }
     }
@@ -241,7 +244,7 @@ fn retrieval_error(error: ClientError) -> WorldspaceError {
         ClientError::Protocol { error } => WorldspaceError::Protocol(error),
         ClientError::DeadlinePassed => WorldspaceError::DeadlinePassed,
         other => WorldspaceError::Unavailable {
-            message: other.to_string(),
+            message: ErrorChain(&other).to_string(),
         },
     }
 }

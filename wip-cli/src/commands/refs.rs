@@ -6,7 +6,7 @@
 //! `format` prints the notation; with `--format json`, `{"notation": T}`.
 
 use serde_json::json;
-use wip_model::InterfaceReference;
+use wip_model::{ErrorChain, InterfaceReference};
 use wip_refs::{Escaped, InterfaceNotation, OperationNotation, parse_reference};
 
 use crate::cli::Format;
@@ -23,7 +23,8 @@ pub(crate) fn parse(text: &str, context_scope: Option<&str>) -> Result<()> {
         let prefix: String = text.chars().take(error.offset()).collect();
         let column = Escaped(&prefix).to_string().chars().count();
         Failure::input(format!(
-            "invalid reference: {error}\n  {}\n  {}^",
+            "invalid reference: {}\n  {}\n  {}^",
+            ErrorChain(&error),
             Escaped(text),
             " ".repeat(column)
         ))

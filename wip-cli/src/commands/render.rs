@@ -8,8 +8,8 @@ use std::io::Read;
 use std::path::Path as FilePath;
 
 use serde_json::json;
-use wip_model::InterfaceReference;
 use wip_model::codec::{Limits, decode_descriptor, decode_object};
+use wip_model::{ErrorChain, InterfaceReference};
 use wip_textview::{InterfaceSignature, ObjectSignature};
 
 use crate::cli::Format;
@@ -20,7 +20,11 @@ use crate::output::{print_json, print_text};
 pub(crate) fn object(format: Format, file: &FilePath, path: Option<&str>) -> Result<()> {
     let body = read(file)?;
     let object = decode_object(&body, &Limits::default()).map_err(|error| {
-        Failure::input(format!("{} is not a valid Object: {error}", file.display()))
+        Failure::input(format!(
+            "{} is not a valid Object: {}",
+            file.display(),
+            ErrorChain(&error)
+        ))
     })?;
     let path = path.map(|path| parse_path("--path", path)).transpose()?;
     let mut text = String::new();
@@ -38,8 +42,9 @@ pub(crate) fn interface(
     let body = read(file)?;
     let descriptor = decode_descriptor(&body, &Limits::default()).map_err(|error| {
         Failure::input(format!(
-            "{} is not a valid Interface Descriptor: {error}",
-            file.display()
+            "{} is not a valid Interface Descriptor: {}",
+            file.display(),
+            ErrorChain(&error)
         ))
     })?;
     let scope = parse_path("--scope", scope)?;

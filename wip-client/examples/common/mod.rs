@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use wip_client::ConnectOptions;
 use wip_demo::{DemoOptions, DemoServer};
+use wip_model::ErrorChain;
 use wip_model::escape::Message;
 
 /// Any error an example stops on; [`finish`] prints it with its causes.
@@ -96,10 +97,7 @@ fn finish(outcome: Result<(), Error>) -> ExitCode {
     let Err(error) = outcome else {
         return ExitCode::SUCCESS;
     };
-    let chain: Vec<String> = std::iter::successors(Some(&*error), |error| error.source())
-        .map(ToString::to_string)
-        .collect();
     // Our errors escape the Host text they quote; Message escapes anything that slipped through.
-    eprintln!("error: {}", Message(&chain.join(": ")));
+    eprintln!("error: {}", Message(&ErrorChain(&*error).to_string()));
     ExitCode::FAILURE
 }

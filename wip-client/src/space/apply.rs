@@ -16,8 +16,8 @@ use std::collections::hash_map::{Entry, HashMap};
 
 use wip_model::validate::validate_object_consistency;
 use wip_model::{
-    FetchInterfaceResponse, InterfaceReference, Object, ObjectObservation, ObjectRef, Path,
-    ProtocolErrorCode,
+    ErrorChain, FetchInterfaceResponse, InterfaceReference, Object, ObjectObservation, ObjectRef,
+    Path, ProtocolErrorCode,
 };
 
 use super::requests::Pending;
@@ -67,7 +67,11 @@ impl KnownSpace {
                 Completion::Failed
             }
             Err(error) => {
-                self.fail_object(&path, id, SpaceError::Transport(error.to_string()));
+                self.fail_object(
+                    &path,
+                    id,
+                    SpaceError::Transport(ErrorChain(error).to_string()),
+                );
                 Completion::Failed
             }
         };
@@ -377,7 +381,7 @@ impl KnownSpace {
                 Completion::Failed
             }
             Err(error) => {
-                let error = SpaceError::Transport(error.to_string());
+                let error = SpaceError::Transport(ErrorChain(error).to_string());
                 self.fail_interface(&reference, id, false, error);
                 Completion::Failed
             }

@@ -145,7 +145,8 @@ pub enum SpaceError {
     /// The Host returned a protocol error.
     #[error("host returned {}", .0.as_str())]
     Protocol(ProtocolErrorCode),
-    /// The transport failed; the text is the error's message.
+    /// The transport failed; the text is the error and its sources, as
+    /// [`ErrorChain`](wip_model::ErrorChain) shows them.
     #[error("transport failed: {0}")]
     Transport(String),
     /// The response contradicted what was held (wire-v1 §5).

@@ -10,8 +10,8 @@
 
 use wip_model::escape::Escaped;
 use wip_model::{
-    CallOperationResponse, FoundEntry, ProtocolError, ProtocolErrorCode, ValidDescriptor,
-    Validator, Value, entries_of,
+    CallOperationResponse, ErrorChain, FoundEntry, ProtocolError, ProtocolErrorCode,
+    ValidDescriptor, Validator, Value, entries_of,
 };
 
 use super::{CallOutcome, Completion};
@@ -48,7 +48,7 @@ pub enum ClientError {
 #[non_exhaustive]
 pub enum CallError {
     /// The Object or the interface could not be observed; nothing was sent.
-    #[error("could not prepare the call: {0}")]
+    #[error("could not prepare the call")]
     Prepare(#[source] ClientError),
     /// The interface is not one of the Object's interfaces; nothing was sent.
     #[error("the interface is not one of the object's interfaces")]
@@ -70,7 +70,7 @@ pub enum CallError {
         error: ProtocolError,
     },
     /// The request never left the client; the operation did not run.
-    #[error("call not sent: {0}")]
+    #[error("call not sent")]
     NotSent(#[source] TransportError),
     /// The operation may or may not have run. Never retried automatically.
     #[error("outcome unknown ({reason:?}): {detail}")]
@@ -179,7 +179,7 @@ pub(crate) fn classify_call(
                 TransportError::Disconnect { .. } => UnknownReason::Disconnect,
                 _ => UnknownReason::ResponseDecode,
             };
-            unknown(reason, error.to_string())
+            unknown(reason, ErrorChain(&error).to_string())
         }
     }
 }

@@ -1,4 +1,7 @@
 //! Errors of the codec: what was wrong with a body, and why a value could not be encoded.
+//!
+//! Each message says only what went wrong at this layer; the validation error behind it is its
+//! [`source`](std::error::Error::source), shown with [`ErrorChain`](crate::ErrorChain).
 
 use crate::error_code::{ProtocolErrorCode, ProtocolInteraction};
 use crate::escape::Quoted;
@@ -37,8 +40,9 @@ pub enum DecodeError {
         maximum: usize,
     },
     /// The JSON is well-formed, but its shape or its content is not what the protocol or the
-    /// declared type requires (wire-v1 §2, §4).
-    #[error("{0}")]
+    /// declared type requires (wire-v1 §2, §4). The variant adds nothing to the validation
+    /// error, so it is shown as that error, and its source is that error's source.
+    #[error(transparent)]
     Invalid(#[from] ValidationError),
     /// A fetch response is well-formed, but its descriptor format is not `wip-interface/1`.
     #[error("unsupported descriptor format {}", Quoted(format))]
@@ -48,7 +52,7 @@ pub enum DecodeError {
     },
     /// The descriptor given by the caller does not declare the request's operation. This is a
     /// misuse of the API, not a fault of the body.
-    #[error("unusable descriptor: {0}")]
+    #[error("unusable descriptor")]
     UnusableDescriptor(#[source] ValidationError),
     /// An error envelope names a code outside the protocol's 14.
     #[error("unknown protocol error code {}", Quoted(code))]
@@ -141,7 +145,7 @@ impl DecodeError {
 #[non_exhaustive]
 pub enum EncodeError {
     /// The value is invalid: encoders validate before they write.
-    #[error("invalid value: {0}")]
+    #[error("invalid value")]
     Invalid(#[from] ValidationError),
     /// The encoded body would nest deeper than the limit.
     #[error("body would nest deeper than {maximum} levels")]
@@ -167,6 +171,52 @@ pub enum EncodeError {
     },
     /// The descriptor given by the caller does not declare the operation to write a result or
     /// arguments for: a misuse of the API.
-    #[error("unusable descriptor: {0}")]
+    #[error("unusable descriptor")]
     UnusableDescriptor(#[source] ValidationError),
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error;
+
+    use super::*;
+    use crate::ErrorChain;
+
+    fn validation() -> ValidationError {
+        ValidationError::new(ValidationErrorKind::TypeMismatch {
+            expected: "a number",
+            found: "an integer",
+        })
+    }
+
+    /// `error` says `own` alone, and the chain shows `own` and its source once each.
+    fn check_layered(error: &(dyn Error + 'static), own: &str) {
+        let source = error.source().expect("a source").to_string();
+        assert_eq!(error.to_string(), own);
+        assert!(!own.contains(&source), "{own:?} repeats {source:?}");
+        let chain = ErrorChain(error).to_string();
+        assert_eq!(chain, format!("{own}: {source}"));
+        assert_eq!(chain.matches(&source).count(), 1, "{chain}");
+    }
+
+    #[test]
+    fn a_layer_names_itself_and_leaves_the_validation_error_to_its_source() {
+        check_layered(
+            &DecodeError::UnusableDescriptor(validation()),
+            "unusable descriptor",
+        );
+        check_layered(&EncodeError::Invalid(validation()), "invalid value");
+        check_layered(
+            &EncodeError::UnusableDescriptor(validation()),
+            "unusable descriptor",
+        );
+    }
+
+    #[test]
+    fn invalid_content_is_shown_as_the_validation_error_once() {
+        let error = DecodeError::Invalid(validation());
+        assert_eq!(error.to_string(), validation().to_string());
+        assert!(error.source().is_none());
+        assert_eq!(ErrorChain(&error).to_string(), validation().to_string());
+    }
 }

@@ -25,6 +25,7 @@ use std::fmt;
 use nom::bytes::complete::{take_while, take_while1};
 use nom::character::complete::char;
 use nom::{IResult, Parser};
+use wip_model::ErrorChain;
 use wip_refs::{
     Escaped, ParseError as NotationError, ParseErrorKind, parse_operation, parse_string_literal,
 };
@@ -93,7 +94,7 @@ pub enum Expected {
     #[error("expected a member or operation name after '.'")]
     Label,
     /// A bracket held a notation that is not a complete operation notation.
-    #[error("expected the complete operation notation, such as [/::issue.lifecycle#close]: {}", .0.kind())]
+    #[error("expected the complete operation notation, such as [/::issue.lifecycle#close]: {}", ErrorChain(.0.kind()))]
     Notation(NotationError),
     /// A closing `]`.
     #[error("expected ']'")]
