@@ -100,6 +100,7 @@
 #[doc = include_str!("../README.md")]
 struct ReadmeExample;
 
+mod error;
 mod escape;
 mod format;
 #[cfg(feature = "fuzzing")]
@@ -112,6 +113,7 @@ mod pattern;
 #[doc(hidden)]
 pub use fuzz::fuzz_parse;
 
+pub use error::{ParseError, ParseErrorKind};
 pub use escape::{Escaped, Quoted, is_escaped, write_escaped, write_quoted};
 pub use format::{
     InterfaceNotation, OperationNotation, Quoting, SignatureRef, write_interface_ref,
@@ -119,8 +121,5 @@ pub use format::{
     write_signature_ref,
 };
 pub use literal::{StringLiteralError, parse_string_literal};
-pub use parse::{
-    OperationRef, ParseError, ParseErrorKind, ParsedReference, parse_interface, parse_operation,
-    parse_reference,
-};
+pub use parse::{OperationRef, ParsedReference, parse_interface, parse_operation, parse_reference};
 pub use pattern::{OperationPattern, parse_operation_pattern};

@@ -1,7 +1,7 @@
 //! Reading one JSON string literal: the quoted components of the notation, and any other input
 //! boundary of the workspace that takes JSON strings (the call binding's names and arguments).
 
-use crate::parse::ParseErrorKind;
+use crate::error::ParseErrorKind;
 
 /// Why a text does not start with a JSON string literal: what was expected, at which byte.
 ///

@@ -7,8 +7,9 @@ use std::str::FromStr;
 use wip_model::{InterfaceName, Path};
 
 use crate::OperationRef;
+use crate::error::ParseError;
 use crate::format::{Quoting, write_name, write_scope};
-use crate::parse::{Operation, ParseError, Wildcards, missing_operation, parse_written};
+use crate::parse::{Operation, Wildcards, missing_operation, parse_written};
 
 /// Operations named by the complete notation, where a bare `*` stands for every name.
 ///

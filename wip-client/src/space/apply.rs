@@ -20,8 +20,9 @@ use wip_model::{
     Path, ProtocolErrorCode,
 };
 
+use super::KnownSpace;
 use super::requests::Pending;
-use super::{Completion, KnownSpace, RequestId, SpaceError};
+use super::vocabulary::{CallOutcome, Completion, RequestId, SpaceError};
 use crate::discover::{DiscoverDocument, DiscoverOperation};
 use crate::transport::{Reply, TransportError};
 
@@ -84,15 +85,15 @@ impl KnownSpace {
 
     /// Forgets a request whose answer will never come (its future was dropped): nothing the
     /// request would have written is written, and its subject leaves Loading. An abandoned call
-    /// is completed as [`CallOutcome::Unknown`](super::CallOutcome::Unknown) once dispatched.
+    /// is completed as [`CallOutcome::Unknown`] once dispatched.
     pub fn abandon(&mut self, id: RequestId) {
         match self.requests.get(id) {
             None => {}
             Some(Pending::Call { dispatched, .. }) => {
                 let outcome = if *dispatched {
-                    super::CallOutcome::Unknown
+                    CallOutcome::Unknown
                 } else {
-                    super::CallOutcome::NotDispatched
+                    CallOutcome::NotDispatched
                 };
                 self.complete_call(id, &outcome);
             }

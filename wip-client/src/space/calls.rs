@@ -7,8 +7,9 @@
 
 use wip_model::{InterfaceReference, Path, ProtocolErrorCode, Validator};
 
+use super::KnownSpace;
 use super::requests::Pending;
-use super::{CallOutcome, Completion, KnownSpace, RequestId};
+use super::vocabulary::{CallOutcome, Completion, RequestId};
 
 impl KnownSpace {
     /// Starts a call on the Object at `path` through `reference`: both are pinned (never

@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use wip_model::Validator;
 use wip_model::escape::Escaped;
 
-use super::{KnownSpace, ObservationState, SpaceError};
+use super::KnownSpace;
+use super::vocabulary::{ObservationState, SpaceError};
 
 impl KnownSpace {
     /// A deterministic text dump of the whole space, one line per entry (in path order) and

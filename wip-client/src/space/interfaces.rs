@@ -21,7 +21,7 @@ use wip_model::{
 
 use super::eviction::{Lru, Slot};
 use super::requests::Observation;
-use super::{Completion, RequestId, SpaceError};
+use super::vocabulary::{Completion, RequestId, SpaceError};
 
 /// One interface observation.
 #[derive(Debug)]

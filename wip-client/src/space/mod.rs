@@ -16,7 +16,8 @@
 //! - eviction (`eviction`): one least-recently-used bound for Objects and interfaces;
 //! - outcomes (`outcome`): how a request's end becomes its caller's result;
 //! - answers applied (`apply`), calls' marks (`calls`), paths results named (`mentions`), shared
-//!   interface lists and descriptions (`interned`), and the scenario tests' view (`dump`).
+//!   interface lists and descriptions (`interned`), and the scenario tests' view (`dump`);
+//! - the terms all of them share (`vocabulary`): request ids, states, completions, call outcomes.
 //!
 //! Driving it by hand: begin, send, complete.
 //!
@@ -66,16 +67,16 @@ mod objects;
 mod outcome;
 mod pins;
 mod requests;
+mod vocabulary;
 
 use std::fmt;
-use std::num::{NonZeroU64, NonZeroUsize};
+use std::num::NonZeroUsize;
 
-use wip_model::{
-    InterfaceReference, Object, Path, ProtocolErrorCode, ScopeRef, Str, ValidDescriptor, Validator,
-};
+use wip_model::{InterfaceReference, Object, Path, ScopeRef, Str, ValidDescriptor, Validator};
 
 pub use self::outcome::{CallError, CallSuccess, ClientError, UnknownReason};
 pub(crate) use self::outcome::{classify_call, settle};
+pub use self::vocabulary::{CallOutcome, Completion, ObservationState, RequestId, SpaceError};
 
 use self::interfaces::{InterfaceEntry, Interfaces};
 use self::mentions::Mentions;
@@ -85,17 +86,6 @@ use self::requests::Requests;
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::http::Endpoint;
-
-/// Identifies one request of a session; later requests have larger ids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct RequestId(NonZeroU64);
-
-impl RequestId {
-    /// The id's number.
-    pub fn get(self) -> u64 {
-        self.0.get()
-    }
-}
 
 /// A session: the endpoint and the security context (for instance a token's identity) the
 /// Known Space belongs to. A new security context is a new session with a Known Space of its own.
@@ -123,35 +113,6 @@ impl Session {
             security_context: security_context.into(),
         }
     }
-}
-
-/// The state of an Object entry or an interface observation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ObservationState {
-    /// A request is out and nothing fresh is held.
-    Loading,
-    /// The last observation is current as far as the client knows.
-    Fresh,
-    /// The data held may be out of date (a change, a loss or a call said so); it is kept for
-    /// display but a call needs a fresh observation.
-    Stale,
-    /// The last request for it failed.
-    Error(SpaceError),
-}
-
-/// Why an observation failed, as the Known Space remembers it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SpaceError {
-    /// The Host returned a protocol error.
-    #[error("host returned {}", .0.as_str())]
-    Protocol(ProtocolErrorCode),
-    /// The transport failed; the text is the error and its sources, as
-    /// [`ErrorChain`](wip_model::ErrorChain) shows them.
-    #[error("transport failed: {0}")]
-    Transport(String),
-    /// The response contradicted what was held (wire-v1 §5).
-    #[error("invalid response: {0}")]
-    InvalidResponse(String),
 }
 
 /// Bounds of one Known Space. Start from [`SpaceLimits::default`] and set what differs:
@@ -183,44 +144,6 @@ impl Default for SpaceLimits {
             mentioned: NonZeroUsize::new(10_000).expect("non-zero"),
         }
     }
-}
-
-/// How a completed request changed the Known Space.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Completion {
-    /// The response was integrated: `applied` entries written, `superseded` left alone because
-    /// a newer request owns them.
-    Applied {
-        /// Entries (or the one interface) written.
-        applied: usize,
-        /// Entries left to a newer request.
-        superseded: usize,
-    },
-    /// The request is older than the newest one for its subject; nothing changed.
-    StaleResponseRejected,
-    /// The response contradicts what is held; nothing was written and the subject is in
-    /// [`ObservationState::Error`].
-    InvalidResponse(String),
-    /// A failure was recorded as §5 says.
-    Failed,
-    /// The id names no request in flight (already completed or abandoned).
-    UnknownRequest,
-}
-
-/// How a call ended, as the Known Space needs to know it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallOutcome {
-    /// The Host ran it; the Object validator after it, if the Host sent one.
-    Success {
-        /// The validator of the state after the call.
-        validator: Option<Validator>,
-    },
-    /// The Host refused it with a code (other than `operation_outcome_unknown`).
-    Failure(ProtocolErrorCode),
-    /// It may or may not have run.
-    Unknown,
-    /// It never left the client.
-    NotDispatched,
 }
 
 /// A view of one Object entry.

@@ -19,10 +19,10 @@ use std::sync::Arc;
 use wip_model::validate::validate_object_consistency;
 use wip_model::{InterfaceReference, Object, ObjectObservation, ObjectRef, Path, Str, Validator};
 
-use super::RequestId;
 use super::eviction::{Lru, Slot};
 use super::interned::Interned;
 use super::requests::Observation;
+use super::vocabulary::RequestId;
 
 /// One Object entry.
 #[derive(Debug)]

@@ -14,7 +14,7 @@ use wip_model::{
     ValidDescriptor, Validator, Value, entries_of,
 };
 
-use super::{CallOutcome, Completion};
+use super::vocabulary::{CallOutcome, Completion};
 use crate::transport::{Reply, TransportError};
 
 /// Why a retrieval (observe, fetch) failed.

@@ -16,7 +16,7 @@ use std::num::NonZeroU64;
 
 use wip_model::{InterfaceReference, Path};
 
-use super::{ObservationState, RequestId, SpaceError};
+use super::vocabulary::{ObservationState, RequestId, SpaceError};
 
 /// What a pending request is about.
 #[derive(Debug, Clone)]

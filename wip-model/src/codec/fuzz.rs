@@ -3,16 +3,17 @@
 use std::fmt::Debug;
 use std::sync::OnceLock;
 
-use super::{
-    DecodeError, EncodeError, Limits, decode_call_operation_metadata,
-    decode_call_operation_request, decode_call_operation_response, decode_call_operation_result,
-    decode_descriptor, decode_error, decode_fetch_interface_request,
+use super::bodies::{
+    decode_call_operation_metadata, decode_call_operation_request, decode_call_operation_response,
+    decode_call_operation_result, decode_descriptor, decode_error, decode_fetch_interface_request,
     decode_fetch_interface_response, decode_fetch_interface_result, decode_object,
     decode_observe_request, decode_observe_response, decode_observe_result,
     encode_call_operation_request, encode_call_operation_response, encode_descriptor, encode_error,
     encode_fetch_interface_request, encode_fetch_interface_response, encode_object,
     encode_observe_request, encode_observe_response,
 };
+use super::error::{DecodeError, EncodeError};
+use super::limits::Limits;
 use crate::error_code::ProtocolInteraction;
 use crate::interaction::{
     CallOperationRequest, FetchInterfaceRequest, ObserveRequest, ProtocolResult,

@@ -2,10 +2,9 @@
 
 use std::collections::HashMap;
 
-use super::{
-    MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind,
-    first_repeat,
-};
+use super::bounded::{MAX_VALIDATION_DEPTH, first_repeat};
+use super::error::{NameNamespace, ValidationError, ValidationErrorKind};
+use super::location::Segment;
 use crate::descriptor::{InterfaceDescriptor, TypeExpr};
 use crate::text::Str;
 

@@ -9,7 +9,8 @@
 
 use std::fmt;
 
-use super::{Location, MAX_VALIDATION_DEPTH, Segment};
+use super::bounded::MAX_VALIDATION_DEPTH;
+use super::location::{Location, Segment};
 use crate::descriptor::TypeExpr;
 use crate::escape::Quoted;
 use crate::ids::{InterfaceReference, ObjectRef};

@@ -2,10 +2,9 @@
 
 use std::borrow::Cow;
 
-use super::{
-    MAX_VALIDATION_DEPTH, NameNamespace, Segment, ValidationError, ValidationErrorKind,
-    first_repeat,
-};
+use super::bounded::{MAX_VALIDATION_DEPTH, first_repeat};
+use super::error::{NameNamespace, ValidationError, ValidationErrorKind};
+use super::location::Segment;
 use crate::interaction::{FetchInterfaceRequest, FetchInterfaceResponse, ObserveRequest};
 use crate::object::{Object, ObjectObservation};
 use crate::path::{Path, check_child_name, is_ancestor_or_self};

@@ -2,7 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::{MAX_VALIDATION_DEPTH, Segment, ValidationError, ValidationErrorKind};
+use super::bounded::MAX_VALIDATION_DEPTH;
+use super::error::{ValidationError, ValidationErrorKind};
+use super::location::Segment;
 use crate::descriptor::{Declared, OperationDeclaration, TypeExpr, UnionCase};
 use crate::interaction::CallOperationRequest;
 use crate::path::check_path;

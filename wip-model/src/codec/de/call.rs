@@ -4,9 +4,9 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use super::decoder::{Decoder, Read, required};
 use super::object::{interface_target, target};
 use super::value::{declared_members, value};
-use super::{Decoder, Read, required};
 use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::Kind;

@@ -9,7 +9,7 @@
 
 use std::cell::Cell;
 
-use super::Recent;
+use super::recent::Recent;
 use crate::ids::InterfaceName;
 use crate::path::Path;
 

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::{Decoder, Read, required};
+use super::decoder::{Decoder, Read, required};
 use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::Kind;

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{Decoder, Read, required};
+use super::decoder::{Decoder, Read, required};
 use crate::codec::error::DecodeError;
 use crate::codec::names::names;
 use crate::error_code::{ProtocolError, ProtocolErrorCode, ProtocolInteraction};

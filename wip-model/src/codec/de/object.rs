@@ -3,7 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::{Decoder, Read, descriptor_member, required};
+use super::decoder::{Decoder, Read, required};
+use super::descriptor::descriptor_member;
 use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};

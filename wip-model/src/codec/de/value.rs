@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
+use super::decoder::{Decoder, Read, required};
 use super::members::MemberMap;
-use super::{Decoder, Read, required};
 use crate::codec::error::DecodeError;
 use crate::codec::names::{Names, names};
 use crate::codec::reader::{Kind, Number};
