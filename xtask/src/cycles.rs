@@ -25,6 +25,16 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
     let packages = workspace["packages"]
         .as_array()
         .context("cargo metadata lists no packages")?;
+    let names: Vec<&str> = packages
+        .iter()
+        .filter_map(|package| package["name"].as_str())
+        .collect();
+    if let Some(unknown) = args.iter().find(|arg| !names.contains(&arg.as_str())) {
+        bail!(
+            "no crate named {unknown:?} in the workspace; its crates are {}",
+            names.join(", ")
+        );
+    }
     let mut roots = Vec::new();
     for package in packages {
         let name = package["name"].as_str().unwrap_or_default().to_owned();
@@ -47,9 +57,6 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
                 roots.push((label, src));
             }
         }
-    }
-    if roots.is_empty() {
-        bail!("no crate named {args:?} in the workspace");
     }
     let mut found = 0;
     for (label, src) in roots {
@@ -317,7 +324,8 @@ fn tokenize(text: &str) -> Vec<(Token, usize)> {
         } else if c == '\'' {
             // A character literal ('x', '\n', '\u{..}') or a lifetime ('a).
             if next == Some('\\') {
-                at += 2;
+                // The escaped character, then up to the closing quote ('\'', '\u{..}').
+                at += 3;
                 while at < chars.len() && chars[at] != '\'' {
                     at += 1;
                 }
@@ -412,9 +420,11 @@ fn parse(tokens: &[(Token, usize)], path: &ModPath) -> Parsed {
         if punct(at, '#') && (punct(at + 1, '[') || (punct(at + 1, '!') && punct(at + 2, '['))) {
             let open = if punct(at + 1, '[') { at + 1 } else { at + 2 };
             let end = matching_bracket(tokens, open);
+            // Exactly `#[cfg(test)]`: an item also built with a feature is product code.
             if ident(open + 1) == Some("cfg")
-                && (open..end).any(|k| ident(k) == Some("test"))
-                && !(open..end).any(|k| ident(k) == Some("not"))
+                && punct(open + 2, '(')
+                && ident(open + 3) == Some("test")
+                && punct(open + 4, ')')
             {
                 test_only = true;
             }
@@ -670,7 +680,8 @@ mod tests {
     #[test]
     fn comments_strings_and_characters_hide_no_path() {
         let tokens = tokenize(
-            "// crate::a\n/* super::b */ let s = \"crate::c\"; let r = r#\"self::d\"#; let c = ':';",
+            "// crate::a\n/* super::b */ let s = \"crate::c\"; let r = r#\"self::d\"#; let c = ':'; \
+             let q = '\\''; let t = \"self::e\";",
         );
         assert!(!tokens.iter().any(|(token, _)| matches!(token, Token::Ident(name) if ["crate", "super", "self"].contains(&name.as_str()))));
     }
