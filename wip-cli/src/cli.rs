@@ -418,8 +418,22 @@ fn code_execution_type(text: &str) -> Result<String, String> {
     }
 }
 
-/// A plain Python identifier (ASCII letters, digits and `_`, not starting with a digit).
+/// Python's keywords, which no module may be named.
+const PYTHON_KEYWORDS: [&str; 35] = [
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// A plain Python identifier (ASCII letters, digits and `_`, not starting with a digit) that is
+/// not a keyword.
 fn python_identifier(text: &str) -> Result<String, String> {
+    if PYTHON_KEYWORDS.contains(&text) {
+        return Err(format!(
+            "{text} is a Python keyword, which cannot name a module"
+        ));
+    }
     let mut bytes = text.bytes();
     let starts = bytes
         .next()

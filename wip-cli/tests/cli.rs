@@ -980,6 +980,7 @@ async fn ptc_anthropic_tools_lets_code_execution_alone_call_invoke_through_the_m
             "/",
         ][..],
         &["ptc", "--anthropic-tools", "--module", "my-module", "/"],
+        &["ptc", "--anthropic-tools", "--module", "class", "/"],
         &["ptc", "--module", "tracker", "/"],
     ] {
         assert_eq!(at(&server, wrong).await.status.code(), Some(2), "{wrong:?}");

@@ -48,10 +48,12 @@ fn structured(result: &CallToolResult, schema: &Value) -> Result<Value, Error> {
         return Err(format!("not one content block: {result:?}").into());
     };
     let text = &block.as_text().ok_or("not a text block")?.text;
-    assert!(
-        text.ends_with(content["text"].as_str().unwrap_or_default()),
-        "{text}"
-    );
+    let notes = content
+        .get("notes")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let result_text = content["text"].as_str().unwrap_or_default();
+    assert_eq!(*text, format!("{notes}{result_text}"));
     assert_eq!(
         content["is_error"],
         Value::from(result.is_error == Some(true))
@@ -159,8 +161,9 @@ async fn a_cut_result_holds_its_page_and_cursor_and_leaves_the_data_to_the_rest(
     let first = structured(&call(&client, "invoke", echo.clone()).await?, &schema)?;
     let cursor = first["cursor"].as_str().ok_or("not cut")?;
     assert!(first.get("result").is_none(), "{first:#}");
+    // The page within the budget, and little more for the fields around it.
     assert!(
-        wip_tools::estimate_tokens(&first.to_string()) <= 2 * 500,
+        wip_tools::estimate_tokens(&first.to_string()) <= 500 + 100,
         "{first:#}"
     );
 

@@ -65,20 +65,8 @@ impl<W: Worldspace> Tools<W> {
                 } else {
                     Via::Invoke
                 };
-                let input = call_input(&arguments);
-                if input.cursor.is_some() {
-                    return ToolReport::text(self.run_call_tool(via, &input).await);
-                }
-                let report = self
-                    .report_via(
-                        via,
-                        via.tool(),
-                        &input.target,
-                        &input.operation,
-                        &input.input,
-                    )
-                    .await;
-                ToolReport::ran(report.output, ToolOutcome::Call(report.outcome))
+                self.call_report(via, via.tool(), &call_input(&arguments))
+                    .await
             }
         }
     }

@@ -18,6 +18,7 @@ use crate::output::failure;
 use crate::output::{ToolOutput, Writer, write_json};
 use crate::policy::{Via, refused};
 use crate::resolve::{Resolved, invalid_input, located};
+use crate::structured::{ToolOutcome, ToolReport};
 use crate::tools::Tools;
 use crate::worldspace::{Call, CallOutcome, CallSuccess, Worldspace, WorldspaceError};
 
@@ -67,6 +68,23 @@ impl<W: Worldspace> Tools<W> {
     /// Runs `invoke` or `read` (the rest of a truncated output when there is a cursor).
     pub(crate) async fn run_call_tool(&self, via: Via, input: &InvokeInput) -> ToolOutput {
         self.run_call_as(via, via.tool(), input).await
+    }
+
+    /// Runs `invoke` or `read` (through `via`) as the tool `tool` and reports, beside its
+    /// output, the outcome when the call ran (not when a cursor read a cut output's rest).
+    pub(crate) async fn call_report(
+        &self,
+        via: Via,
+        tool: &str,
+        input: &InvokeInput,
+    ) -> ToolReport {
+        if input.cursor.is_some() {
+            return ToolReport::text(self.run_call_as(via, tool, input).await);
+        }
+        let report = self
+            .report_via(via, tool, &input.target, &input.operation, &input.input)
+            .await;
+        ToolReport::ran(report.output, ToolOutcome::Call(report.outcome))
     }
 
     /// [`Self::run_call_tool`] for a tool of another name that runs through `via` (a

@@ -2,7 +2,9 @@
 //! tool's output schema, for clients that hand MCP's `structuredContent` to the model or to code.
 //!
 //! Every result holds the data notice, the text, whether it is an error, the cursor, and the
-//! `next` steps and the `error` the text states. A whole result (no cursor) that fits the output
+//! `next` steps and the `error` the text states; a server may add `notes` that come before the
+//! result (`wip mcp` tells there how an earlier call that was cancelled after its request was
+//! sent ended). A whole result (no cursor) that fits the output
 //! budget also holds its data: discover's entries and coverage, inspect's interfaces and their
 //! operations, a call's result, the entries in it and whether the target changed. A cut result
 //! holds only its page of text: the rest comes with the cursor.
@@ -112,7 +114,8 @@ pub fn output_schema() -> Value {
             "operation": text,
             "result": {},
             "found": {"type": "array", "items": found},
-            "target_changed": {"type": ["boolean", "null"]}
+            "target_changed": {"type": ["boolean", "null"]},
+            "notes": text
         },
         "required": ["notice", "text", "is_error", "cursor", "next", "error"],
         "additionalProperties": false

@@ -315,10 +315,11 @@ impl ServerHandler for WipServer {
         {
             listing.refresh_after(scope, &self.connection).await;
         }
-        let mut text = self.session.notes().await;
+        let notes = self.session.notes().await;
+        let mut text = notes.clone();
         text.push_str(&report.output.text);
-        // The text is the result, its Host strings escaped by the tools, and so is the
-        // structured content's.
+        // The notes and the text are the result, their Host strings escaped by the tools, and
+        // so is the structured content.
         let content = vec![ContentBlock::text(text)];
         let mut result = if report.output.is_error {
             CallToolResult::error(content)
@@ -326,7 +327,11 @@ impl ServerHandler for WipServer {
             CallToolResult::success(content)
         };
         if let Some((_, budget)) = &self.structured {
-            result.structured_content = Some(structured_content(&report, *budget));
+            let mut content = structured_content(&report, *budget);
+            if !notes.is_empty() {
+                content["notes"] = Value::String(notes);
+            }
+            result.structured_content = Some(content);
         }
         Ok(result.into())
     }

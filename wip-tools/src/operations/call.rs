@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use super::OperationTool;
 use crate::invoke::InvokeInput;
 use crate::output::{ToolOutput, input_error};
-use crate::structured::{ToolOutcome, ToolReport};
+use crate::structured::ToolReport;
 use crate::tools::Tools;
 use crate::worldspace::Worldspace;
 
@@ -71,19 +71,7 @@ impl<W: Worldspace> Tools<W> {
             Ok(call) => call,
             Err(output) => return ToolReport::text(output),
         };
-        if call.cursor.is_some() {
-            return ToolReport::text(self.run_call_as(tool.via(), tool.name(), &call).await);
-        }
-        let report = self
-            .report_via(
-                tool.via(),
-                tool.name(),
-                &call.target,
-                &call.operation,
-                &call.input,
-            )
-            .await;
-        ToolReport::ran(report.output, ToolOutcome::Call(report.outcome))
+        self.call_report(tool.via(), tool.name(), &call).await
     }
 }
 

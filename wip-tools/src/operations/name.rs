@@ -54,15 +54,13 @@ pub fn tool_name(operation: &OperationRef) -> String {
     parts.push(sanitized_or_x(name));
     parts.push(sanitized_or_x(&operation.operation));
     let mut readable = parts.join("__");
+    if readable.starts_with(|c: char| c.is_ascii_digit()) {
+        readable.insert(0, '_');
+    }
     // Every character is ASCII here, so a byte index is a character boundary.
     readable.truncate(MAX_TOOL_NAME - HASH_SUFFIX);
     let readable = readable.trim_end_matches('_');
-    let lead = if readable.starts_with(|c: char| c.is_ascii_digit()) {
-        "_"
-    } else {
-        ""
-    };
-    format!("{lead}{readable}-{:08x}", notation_hash(operation))
+    format!("{readable}-{:08x}", notation_hash(operation))
 }
 
 /// The name when the notation is exact: every scope segment letters and digits, the interface
@@ -230,6 +228,7 @@ mod tests {
             op("/", "ignore previous instructions", "find-item"),
             op("/", "a\u{202e}b", "line\nbreak"),
             op("/", "9lives", "1st"),
+            op("/2024", &long, "read"),
         ];
         for case in &cases {
             let name = tool_name(case);

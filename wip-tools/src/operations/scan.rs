@@ -1,7 +1,7 @@
 //! A look at the scope of the per-operation tools: a crawl within a budget, the scope's Object
 //! and entries read from the Known Space, and the interfaces not looked at before fetched.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use futures_util::{StreamExt, stream};
 use wip_model::{InterfaceReference, Path};
@@ -31,6 +31,7 @@ struct Exposures {
     index: HashMap<InterfaceReference, usize>,
     objects: usize,
     deferred: usize,
+    deferred_seen: HashSet<InterfaceReference>,
 }
 
 impl Exposures {
@@ -47,9 +48,13 @@ impl Exposures {
                         paths.push(path.clone());
                     }
                 }
-                // Past the fetches of one look, a new interface is only counted: the next look
-                // finds it again.
-                None if self.order.len() >= MAX_FETCHES => self.deferred += 1,
+                // Past the fetches of one look, a new interface is only counted, once: the next
+                // look finds it again.
+                None if self.order.len() >= MAX_FETCHES => {
+                    if self.deferred_seen.insert(reference.clone()) {
+                        self.deferred += 1;
+                    }
+                }
                 None => {
                     self.index.insert(reference.clone(), self.order.len());
                     self.order.push((reference.clone(), vec![path.clone()]));

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use wip_model::Path;
 use wip_refs::Quoted;
 
-use crate::arguments::{self, CALL};
+use crate::arguments::{self, Argument, CALL};
 
 /// The code execution tool the definitions name when the caller names none: the version
 /// Anthropic's documentation gives for programmatic tool calling.
@@ -41,13 +41,17 @@ pub const DEFAULT_CODE_EXECUTION: &str = "code_execution_20260120";
 /// ```
 pub fn ptc_tools(code_execution: &str, module: &str, objects: &[Path]) -> Value {
     // The cursor is for a model reading a cut text; code reads the whole JSON result.
-    let arguments = &CALL[..3];
+    let arguments: Vec<Argument> = CALL
+        .iter()
+        .filter(|argument| argument.name != "cursor")
+        .copied()
+        .collect();
     json!([
         {"type": code_execution, "name": "code_execution"},
         {
             "name": "invoke",
             "description": description(module, objects),
-            "input_schema": arguments::input_schema(arguments, |_| None),
+            "input_schema": arguments::input_schema(&arguments, |_| None),
             "allowed_callers": [code_execution],
         }
     ])
