@@ -261,3 +261,27 @@ async fn the_python_sdk_under_a_policy_and_in_read_only_mode() -> TestResult {
     demo.shutdown().await;
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdk_validates_every_structured_result_against_its_output_schema() -> TestResult
+{
+    let demo = demo().await?;
+    let wip = env!("CARGO_BIN_EXE_wip");
+    let report = scenario(&["structured", wip, &demo.endpoint()]).await?;
+    assert_eq!(report["without_schema"], serde_json::json!([]), "{report}");
+    let structured = &report["structured"];
+    let entries = structured["discover"]["entries"].as_array();
+    assert!(
+        entries.is_some_and(|entries| !entries.is_empty()),
+        "{report}"
+    );
+    assert!(structured["inspect"]["interfaces"].is_array(), "{report}");
+    assert_eq!(structured["invoke"]["result"]["number"], 1, "{report}");
+    assert_eq!(
+        structured["per_operation"]["operation"], "/::issue.read#read",
+        "{report}"
+    );
+    assert_eq!(structured["error"]["is_error"], true, "{report}");
+    demo.shutdown().await;
+    Ok(())
+}

@@ -10,6 +10,10 @@
                                         under `wip mcp ARG...` (a policy): the tools and their
                                         annotations, read of a listed and of an unlisted
                                         operation, invoke (an unknown tool in read-only mode)
+    client.py structured WIP ENDPOINT   under `wip mcp --structured --operations /`: which tools
+                                        declare an output schema, and the structured content of
+                                        discover, inspect, invoke and a per-operation tool, each
+                                        validated by the SDK against its tool's schema
 """
 
 import asyncio
@@ -167,6 +171,33 @@ async def policy(wip, endpoint, extra):
     return report
 
 
+async def structured(wip, endpoint):
+    report = {"structured": {}}
+    arguments = ["mcp", "--endpoint", endpoint, "--structured", "--operations", "/"]
+    parameters = StdioServerParameters(command=wip, args=arguments)
+    async with stdio_client(parameters) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            report["without_schema"] = [tool.name for tool in tools.tools if not tool.output_schema]
+            calls = {
+                "discover": ("discover", {"scope": "/", "query": "login"}),
+                "inspect": ("inspect", {"target": "/projects/wip/1"}),
+                "invoke": (
+                    "invoke",
+                    {"target": "/projects/wip/1", "operation": "/::issue.read#read", "input": {}},
+                ),
+                "per_operation": ("issue_read__read", {"target": "/projects/wip/1"}),
+                "error": ("inspect", {"target": "projects"}),
+            }
+            for key, (tool, tool_arguments) in calls.items():
+                # The SDK checks the structured content against the tool's outputSchema and
+                # raises when it does not validate.
+                result = await session.call_tool(tool, tool_arguments)
+                report["structured"][key] = result.structured_content
+    return report
+
+
 async def main(arguments):
     scenario = arguments[0]
     if scenario == "stdio":
@@ -177,6 +208,8 @@ async def main(arguments):
         report = await http(arguments[1], arguments[2] if len(arguments) > 2 else None)
     elif scenario == "cap":
         report = await cap(arguments[1])
+    elif scenario == "structured":
+        report = await structured(arguments[1], arguments[2])
     elif scenario == "policy":
         report = await policy(arguments[1], arguments[2], arguments[3:])
     else:
