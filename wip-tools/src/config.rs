@@ -10,11 +10,11 @@ pub(crate) const DEFAULT_MAX_LIMIT: usize = 50;
 /// Limits of the tools' output and work.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolsConfig {
-    /// The most tokens one output holds by [`estimate_tokens`], its cut marker included; a
-    /// value below [`MIN_OUTPUT_TOKENS`] (500) is read as 500. The default, 8,000, is below
-    /// the 10,000 tokens at which MCP clients start to warn. A longer output is cut, at a line
-    /// end where one is near, and ends with a marker saying how much was left and the cursor
-    /// that reads the rest without running anything again.
+    /// The most tokens one output holds by [`estimate_tokens`](crate::estimate_tokens), its
+    /// cut marker included; a value below [`MIN_OUTPUT_TOKENS`] (500) is read as 500. The
+    /// default, 8,000, is below the 10,000 tokens at which MCP clients start to warn. A longer
+    /// output is cut, at a line end where one is near, and ends with a marker saying how much
+    /// was left and the cursor that reads the rest without running anything again.
     pub max_output_tokens: usize,
     /// How many entries discover shows when the model gives no limit.
     pub default_limit: usize,
@@ -22,12 +22,12 @@ pub struct ToolsConfig {
     pub max_limit: usize,
     /// How many observe requests one discover may send to crawl the scope.
     pub crawl_budget: usize,
-    /// How many cut outputs' rests one [`Cursors`] store keeps (16 by default); the oldest goes
-    /// first.
+    /// How many cut outputs' rests one [`Cursors`](crate::Cursors) store keeps (16 by
+    /// default); the oldest goes first.
     pub kept_outputs: usize,
-    /// How many bytes of rests one [`Cursors`] store keeps (2 MiB by default); the oldest go
-    /// first. A single rest larger than this is not kept: its marker says so and gives no
-    /// cursor.
+    /// How many bytes of rests one [`Cursors`](crate::Cursors) store keeps (2 MiB by default);
+    /// the oldest go first. A single rest larger than this is not kept: its marker says so and
+    /// gives no cursor.
     pub kept_bytes: usize,
     /// How long a cursor reads its rest (10 minutes by default); later it is an unknown cursor.
     pub cursor_ttl: Duration,
