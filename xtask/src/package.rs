@@ -15,6 +15,8 @@
 //! only features the crate has, and a `# Features` section in its `lib.rs` docs that names each
 //! of its features.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
@@ -59,14 +61,52 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         "profile.dev.debug=false",
     ];
     for package in &packages {
+        let name = package["name"]
+            .as_str()
+            .context("a package without a name")?;
+        let version = package["version"].as_str().unwrap_or_default();
+        forget_earlier_packages(name, version)?;
         args.push("-p");
-        args.push(
-            package["name"]
-                .as_str()
-                .context("a package without a name")?,
-        );
+        args.push(name);
     }
     cargo(&args, &[])
+}
+
+/// Removes what an earlier `cargo package` of `name` `version` left in cargo's home: the
+/// verification reads the other crates' packages through a local registry, and cargo reuses a
+/// package it unpacked there before when the version is the same, so a crate would be built
+/// against an earlier state of its dependencies. A local registry's folders are named with an
+/// empty host: `-` and a hash.
+fn forget_earlier_packages(name: &str, version: &str) -> Result<()> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
+    let Some(home) = home else {
+        return Ok(());
+    };
+    for (folder, entry) in [
+        ("src", format!("{name}-{version}")),
+        ("cache", format!("{name}-{version}.crate")),
+    ] {
+        let Ok(registries) = std::fs::read_dir(home.join("registry").join(folder)) else {
+            continue;
+        };
+        for registry in registries.flatten() {
+            if !registry.file_name().to_string_lossy().starts_with('-') {
+                continue;
+            }
+            let stale = registry.path().join(&entry);
+            let removed = if stale.is_dir() {
+                std::fs::remove_dir_all(&stale)
+            } else if stale.is_file() {
+                std::fs::remove_file(&stale)
+            } else {
+                continue;
+            };
+            removed.with_context(|| format!("removing {}", stale.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Whether `package` may be published: `publish` is absent (any registry) or names one;
