@@ -23,10 +23,6 @@ pub const MAX_OPERATION_TOOLS: usize = 124;
 /// none.
 pub const MAX_TOOL_BYTES: usize = 8 * 1024;
 
-/// What the cursor argument is for.
-const CURSOR: &str =
-    "Only to read the rest of a cut result: its cursor, with the same target. Nothing runs again.";
-
 /// How many characters of the Host's summary of an operation its tool's description quotes.
 const SUMMARY_CHARS: usize = 200;
 
@@ -246,15 +242,12 @@ fn free_name(wanted: &str, parameters: &[&str]) -> String {
 
 /// The schema of the tool's own argument `role` (`target` or `cursor`) named `name`.
 fn argument_schema(role: &str, name: &str) -> Value {
-    let mut description = if role == "target" {
-        arguments::CALL
-            .iter()
-            .find(|argument| argument.name == role)
-            .map(|argument| argument.description.to_owned())
-            .unwrap_or_default()
-    } else {
-        CURSOR.to_owned()
-    };
+    // The same text as invoke's argument of that role: one home for what it is for.
+    let mut description = arguments::CALL
+        .iter()
+        .find(|argument| argument.name == role)
+        .map(|argument| argument.description.to_owned())
+        .unwrap_or_default();
     if name != role {
         let _ = write!(
             description,
