@@ -82,7 +82,7 @@ async fn parts(server: &DemoServer) {
         let id = space.begin_observe(&path);
         let request = ObserveRequest { path, depth: 2 };
         let outcome = transport.observe(&request).await;
-        let completion = space.complete_observe(id, &outcome);
+        let completion = space.complete_observe(id, &outcome, std::time::SystemTime::now());
         assert!(
             matches!(completion, Completion::Applied { .. }),
             "{completion:?}"

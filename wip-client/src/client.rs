@@ -1,12 +1,13 @@
 //! `Client`: the async driver of the Known Space over a `Transport`.
 
 mod call;
+mod keeping;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::{Instant, SystemTime};
 
 use tracing::Instrument;
 use wip_model::escape::Escaped;
@@ -57,6 +58,8 @@ struct Inner {
     transport: Arc<dyn Transport>,
     state: Mutex<State>,
     endpoint: String,
+    /// The store the Discoverable Space is kept in, once [`Client::keep_in`] named one.
+    keeping: OnceLock<keeping::Keeping>,
 }
 
 /// An async WIP client for one session (endpoint + security context).
@@ -111,6 +114,7 @@ impl Client {
                     fetches: HashMap::new(),
                 }),
                 endpoint,
+                keeping: OnceLock::new(),
             }),
         }
     }
@@ -175,11 +179,14 @@ impl Client {
         let recorded = span.clone();
         let task = async move {
             let started = Instant::now();
+            // A listing is as old as the request that asked for it: the Host answered at some
+            // time after this.
+            let sent_at = SystemTime::now();
             let outcome = inner.transport.observe(&request).await;
             record(&recorded, &started, &outcome);
             let (completion, joined) = {
                 let mut state = lock(&inner.state);
-                let completion = state.space.complete_observe(id, &outcome);
+                let completion = state.space.complete_observe(id, &outcome, sent_at);
                 (completion, guard.take_joined(&mut state))
             };
             let result = settle(outcome, completion, Arc::new);

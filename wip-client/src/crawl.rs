@@ -247,6 +247,7 @@ impl Crawl<'_> {
         // The root was counted already when an earlier tree returned it unexplored: it is
         // then no start, or a start a tree has reached.
         let root_counted = self.starts.get(&path).is_none_or(|start| start.seen);
+        let queued = next.len();
         // A decoded tree names only valid children, so the walk does not stop early.
         let _ = tree.walk_with_paths(&path, |node_path, node| {
             let start = self.starts.get_mut(node_path);
@@ -265,6 +266,15 @@ impl Crawl<'_> {
                 next.push(node_path.clone());
             }
         });
+        // A node the tree returned without children whose listing is held already (a refresh
+        // reaching down to listings observed before) is not unexplored: it ages on its own.
+        self.client.with_space(|space| {
+            let mut position = 0;
+            next.retain(|path| {
+                position += 1;
+                position <= queued || space.listed_at(path).is_none()
+            });
+        });
     }
 
     /// Whether a tree of this crawl returned `path` with its children. Only a start can be
@@ -275,6 +285,6 @@ impl Crawl<'_> {
 }
 
 /// Shallow paths first, then path order.
-fn breadth_first(a: &Path, b: &Path) -> std::cmp::Ordering {
+pub(crate) fn breadth_first(a: &Path, b: &Path) -> std::cmp::Ordering {
     (a.segments().count(), a).cmp(&(b.segments().count(), b))
 }

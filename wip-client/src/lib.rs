@@ -75,7 +75,9 @@ pub mod context;
 mod crawl;
 pub mod discover;
 mod flight;
+mod refresh;
 pub mod space;
+mod store;
 #[cfg(test)]
 mod token_index;
 
@@ -84,7 +86,9 @@ pub use client::{Client, ClientOptions, InterfaceObservation};
 pub use connect::{ConnectError, ConnectOptions};
 pub use crawl::{CrawlBudget, CrawlReport};
 pub use discover::{DiscoverDocument, DiscoverHit, DiscoverIndex, NoIndex};
+pub use refresh::{LEASE_TTL, RefreshReport};
 pub use space::{
     CallError, CallSuccess, ClientError, KnownSpace, ObservationState, Session, SpaceLimits,
     UnknownReason,
 };
+pub use store::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind, StorePosition};

@@ -3,6 +3,8 @@
 //!
 //! The mapping of each method is documented on the impl, where rustdoc shows it.
 
+use std::time::SystemTime;
+
 use async_trait::async_trait;
 use wip_client::{CallError, Client, ClientError, CrawlBudget, KnownSpace, UnknownReason};
 use wip_model::{
@@ -73,7 +75,13 @@ use crate::worldspace::{
 #[async_trait]
 impl Worldspace for Client {
     async fn search(&self, request: SearchRequest) -> Result<SearchPage, WorldspaceError> {
-        let crawled = crawl_unexplored(self, &request).await?;
+        let started = SystemTime::now();
+        let crawled = crawl_scope(self, &request).await?;
+        // Kept for the next run and the other processes; what fails to save stays for the
+        // next save, and the answer says the store failed.
+        // (The client logs a store's failure once, when it begins.)
+        let saved = self.save().await;
+        let now = SystemTime::now();
         Ok(self.with_space(|space| {
             let matching: Vec<Path> = if request.query.trim().is_empty() {
                 strictly_below(space, &request.scope).cloned().collect()
@@ -101,6 +109,7 @@ impl Worldspace for Client {
                 .collect();
             let indexed = strictly_below(space, &request.scope).count();
             let unexplored = space.unexplored(&request.scope).len();
+            let listings = space.listing_summary(&request.scope, started, now, request.max_age);
             SearchPage {
                 hits,
                 total: matching.len(),
@@ -109,6 +118,13 @@ impl Worldspace for Client {
                     crawled: crawled.requests,
                     unexplored,
                     deadline_passed: crawled.deadline_passed,
+                    listings: listings.listings,
+                    observed_now: listings.observed_since,
+                    oldest_answered: listings.oldest_before.map(|at| at.age(now)),
+                    stale: listings.stale,
+                    leased_elsewhere: crawled.leased_elsewhere.min(listings.stale),
+                    max_age: request.max_age,
+                    store_unavailable: saved.is_err() || self.store_failure().is_some(),
                 },
                 failures: crawled.failures,
             }
@@ -203,15 +219,24 @@ struct Crawled {
     failures: Vec<(Path, WorldspaceError)>,
     /// Whether the deadline stopped the crawl.
     deadline_passed: bool,
+    /// Stale listings another process holds the lease of.
+    leased_elsewhere: usize,
 }
 
-/// The crawl step of `search`: expands the unexplored Objects of the scope within the budget
-/// and the deadline, several observes at once.
-async fn crawl_unexplored(
-    client: &Client,
-    request: &SearchRequest,
-) -> Result<Crawled, WorldspaceError> {
+/// The crawl step of `search`: observes again the stale listings of the scope, then expands
+/// its unexplored Objects, all within one budget and the deadline, several observes at once.
+async fn crawl_scope(client: &Client, request: &SearchRequest) -> Result<Crawled, WorldspaceError> {
     let scope = &request.scope;
+    // What other processes saved since the last look comes first, so that what they observed
+    // is not observed again.
+    // A failure is the coverage's to tell (`store_unavailable`).
+    let _ = client.follow().await;
+    let mut budget = CrawlBudget::default();
+    budget.max_objects = usize::MAX;
+    budget.max_requests = request.crawl_budget;
+    budget.deadline = request.deadline;
+    let refreshed = client.refresh(scope, request.max_age, budget).await;
+    let mut report = refreshed.crawl;
     // The Known Space answers what is left to explore with a range of its paths.
     let (frontier, scope_held) = client.with_space(|space| {
         let scope_held = space
@@ -219,11 +244,13 @@ async fn crawl_unexplored(
             .is_some_and(|known| known.object.is_some());
         (space.unexplored(scope), scope_held)
     });
-    let mut budget = CrawlBudget::default();
-    budget.max_objects = usize::MAX;
-    budget.max_requests = request.crawl_budget;
-    budget.deadline = request.deadline;
-    let report = client.crawl_from(frontier, budget).await;
+    budget.max_requests = request.crawl_budget.saturating_sub(report.requests);
+    if !report.deadline_passed && budget.max_requests > 0 {
+        let explored = client.crawl_from(frontier, budget).await;
+        report.requests += explored.requests;
+        report.failures.extend(explored.failures);
+        report.deadline_passed |= explored.deadline_passed;
+    }
     if !scope_held && let Some((_, error)) = report.failures.iter().find(|(at, _)| at == scope) {
         return Err(retrieval_error(error.clone()));
     }
@@ -235,6 +262,7 @@ async fn crawl_unexplored(
             .map(|(path, error)| (path, retrieval_error(error)))
             .collect(),
         deadline_passed: report.deadline_passed,
+        leased_elsewhere: refreshed.leased_elsewhere,
     })
 }
 

@@ -22,6 +22,9 @@ pub struct ToolsConfig {
     pub max_limit: usize,
     /// How many observe requests one discover may send to crawl the scope.
     pub crawl_budget: usize,
+    /// The oldest a listing may be for discover to answer from it without observing it again
+    /// (5 minutes by default).
+    pub max_age: Duration,
     /// How many cut outputs' rests one [`Cursors`](crate::Cursors) store keeps (16 by
     /// default); the oldest goes first.
     pub kept_outputs: usize,
@@ -45,6 +48,7 @@ impl Default for ToolsConfig {
             default_limit: 10,
             max_limit: DEFAULT_MAX_LIMIT,
             crawl_budget: 32,
+            max_age: Duration::from_secs(300),
             kept_outputs: 16,
             kept_bytes: 2 << 20,
             cursor_ttl: Duration::from_secs(600),

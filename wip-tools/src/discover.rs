@@ -115,6 +115,7 @@ impl<W: Worldspace> Tools<W> {
             limit,
             crawl_budget: self.config.crawl_budget,
             deadline: None,
+            max_age: self.config.max_age,
         };
         let ws = self.bounded();
         let page = match ws.search(request).await {
@@ -268,17 +269,29 @@ fn write_page(
     Ok(())
 }
 
-/// How much of the scope the entries were drawn from, why the rest is unexplored, and which
-/// observes of the crawl failed.
+/// How much of the scope the entries were drawn from and how current they are, why the rest
+/// is unexplored or not observed again, and which observes of the crawl failed.
 fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
     let coverage = page.coverage;
     write!(
         out,
-        "coverage: {} entries of the scope indexed, {} observes sent to crawl it now",
-        coverage.indexed, coverage.crawled
+        "coverage: {} entries of the scope indexed, {} observes sent now; listings: {} of {} observed now",
+        coverage.indexed, coverage.crawled, coverage.observed_now, coverage.listings
     )?;
-    if coverage.unexplored == 0 {
-        out.write_str("; the whole scope is indexed.\n")?;
+    if let Some(age) = coverage.oldest_answered {
+        write!(
+            out,
+            ", {} answered from the index (the oldest observed {} ago)",
+            coverage.listings - coverage.observed_now,
+            Age(age)
+        )?;
+    }
+    if coverage.is_complete() {
+        writeln!(
+            out,
+            "; the whole scope is indexed, every listing observed within the last {}.",
+            Age(coverage.max_age)
+        )?;
     } else {
         let why = if coverage.deadline_passed {
             "the deadline passed"
@@ -287,10 +300,34 @@ fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
         } else {
             "some observes failed"
         };
-        writeln!(
-            out,
-            "; {} Objects still unexplored ({why}): discover again to crawl further.",
-            coverage.unexplored
+        if coverage.stale > 0 {
+            write!(
+                out,
+                "; {} listings older than {} or changed since were not observed again (",
+                coverage.stale,
+                Age(coverage.max_age)
+            )?;
+            if coverage.leased_elsewhere > 0 {
+                write!(
+                    out,
+                    "another process sharing the index is observing {}; ",
+                    coverage.leased_elsewhere
+                )?;
+            }
+            write!(out, "{why})")?;
+        }
+        if coverage.unexplored > 0 {
+            write!(
+                out,
+                "; {} Objects still unexplored ({why})",
+                coverage.unexplored
+            )?;
+        }
+        out.write_str(": discover again to crawl further.\n")?;
+    }
+    if coverage.store_unavailable {
+        out.write_str(
+            "store: the store shared with other processes is unreachable; this answer comes from this process's memory alone.\n",
         )?;
     }
     if page.failures.is_empty() {
@@ -310,6 +347,21 @@ fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
         )?;
     }
     out.write_str(".\n")
+}
+
+/// A duration as a person reads an age: whole seconds, minutes, hours or days.
+struct Age(std::time::Duration);
+
+impl fmt::Display for Age {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let seconds = self.0.as_secs();
+        match seconds {
+            0..120 => write!(f, "{seconds} s"),
+            120..7_200 => write!(f, "{} min", seconds / 60),
+            7_200..172_800 => write!(f, "{} h", seconds / 3_600),
+            _ => write!(f, "{} d", seconds / 86_400),
+        }
+    }
 }
 
 /// How many failed observes a page names; the count covers the rest.

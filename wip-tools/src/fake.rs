@@ -335,7 +335,8 @@ impl Worldspace for FakeWorldspace {
             indexed: state.indexed(&request.scope).len(),
             crawled,
             unexplored: state.frontier(&request.scope).len(),
-            deadline_passed: false,
+            max_age: request.max_age,
+            ..Coverage::default()
         };
         Ok(SearchPage {
             hits,

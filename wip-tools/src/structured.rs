@@ -105,8 +105,25 @@ pub fn output_schema() -> Value {
             "total": count,
             "coverage": {
                 "type": "object",
-                "properties": {"indexed": count, "crawled": count, "unexplored": count},
-                "required": ["indexed", "crawled", "unexplored"],
+                "properties": {
+                    "indexed": count,
+                    "crawled": count,
+                    "unexplored": count,
+                    "deadline_passed": {"type": "boolean"},
+                    "listings": count,
+                    "observed_now": count,
+                    "oldest_answered_seconds": {"type": ["integer", "null"], "minimum": 0},
+                    "stale": count,
+                    "leased_elsewhere": count,
+                    "max_age_seconds": count,
+                    "store_unavailable": {"type": "boolean"},
+                    "complete": {"type": "boolean"}
+                },
+                "required": [
+                    "indexed", "crawled", "unexplored", "deadline_passed", "listings",
+                    "observed_now", "oldest_answered_seconds", "stale", "leased_elsewhere",
+                    "max_age_seconds", "store_unavailable", "complete"
+                ],
                 "additionalProperties": false
             },
             "target": text,
@@ -170,14 +187,7 @@ fn add_data(content: &mut Map<String, Value>, outcome: &ToolOutcome) {
                 .collect();
             content.insert("entries".into(), entries.into());
             content.insert("total".into(), page.total.into());
-            content.insert(
-                "coverage".into(),
-                json!({
-                    "indexed": page.coverage.indexed,
-                    "crawled": page.coverage.crawled,
-                    "unexplored": page.coverage.unexplored,
-                }),
-            );
+            content.insert("coverage".into(), page.coverage.to_json());
         }
         ToolOutcome::Inspect(InspectOutcome::Shown(inspection)) => {
             let interfaces: Vec<Value> = inspection

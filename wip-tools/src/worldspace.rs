@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use wip_model::{
@@ -75,6 +75,9 @@ pub struct SearchRequest {
     /// No observe may be sent at or after this instant: the search then ranks what the index
     /// holds and says in [`SearchPage::coverage`] that the deadline cut the crawl.
     pub deadline: Option<Instant>,
+    /// The oldest a listing of the scope may be to be answered from the index: older ones are
+    /// observed again first, within the same budget and deadline.
+    pub max_age: Duration,
 }
 
 /// One page of ranked hits and how much of the scope they were drawn from.
@@ -100,18 +103,67 @@ pub struct SearchHit {
     pub object: Object,
 }
 
-/// How much of a scope the Discoverable Space covers after a search.
+/// How much of a scope the Discoverable Space covers after a search, and how current it is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Coverage {
     /// Entries of the scope in the index.
     pub indexed: usize,
-    /// Observe requests this search sent to crawl the scope.
+    /// Observe requests this search sent to crawl the scope or observe its listings again.
     pub crawled: usize,
-    /// Indexed Objects of the scope whose children were not observed yet; `0` means the whole
-    /// scope is indexed.
+    /// Indexed Objects of the scope whose children were not observed yet.
     pub unexplored: usize,
     /// Whether the crawl stopped because the deadline passed (rather than the budget).
     pub deadline_passed: bool,
+    /// Listings of the scope (Objects whose children were observed) the entries come from.
+    pub listings: usize,
+    /// Those this search observed.
+    pub observed_now: usize,
+    /// How old the oldest listing answered from the index was, when any was.
+    pub oldest_answered: Option<Duration>,
+    /// Listings left older than the maximum age, or marked by evidence, because the budget,
+    /// the deadline or another process's lease stopped this search from observing them.
+    pub stale: usize,
+    /// Of those, the listings another process sharing the store is observing.
+    pub leased_elsewhere: usize,
+    /// The maximum age the search was given.
+    pub max_age: Duration,
+    /// Whether the store that shares the Discoverable Space with other processes failed: the
+    /// answer comes from this process's memory alone.
+    pub store_unavailable: bool,
+}
+
+impl Coverage {
+    /// Whether every Object of the scope is indexed, every listing observed within the
+    /// maximum age and no evidence says one changed: only then is the scope known whole.
+    pub fn is_complete(&self) -> bool {
+        self.unexplored == 0 && self.stale == 0
+    }
+
+    /// The coverage as JSON, the same in the MCP server's structured results and the `wip`
+    /// command's: every field by its name, ages and the maximum age in whole seconds
+    /// (`oldest_answered_seconds` is `null` when every listing was observed now), and
+    /// `complete` as [`is_complete`](Self::is_complete) says.
+    ///
+    /// ```
+    /// let coverage = wip_tools::Coverage::default();
+    /// assert_eq!(coverage.to_json()["complete"], true);
+    /// ```
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "indexed": self.indexed,
+            "crawled": self.crawled,
+            "unexplored": self.unexplored,
+            "deadline_passed": self.deadline_passed,
+            "listings": self.listings,
+            "observed_now": self.observed_now,
+            "oldest_answered_seconds": self.oldest_answered.map(|age| age.as_secs()),
+            "stale": self.stale,
+            "leased_elsewhere": self.leased_elsewhere,
+            "max_age_seconds": self.max_age.as_secs(),
+            "store_unavailable": self.store_unavailable,
+            "complete": self.is_complete(),
+        })
+    }
 }
 
 /// A call of one operation on one Object, by name: the implementation adds the validators and

@@ -1,10 +1,10 @@
 //! `wip discover QUERY [--scope PATH] [--limit N]`: ranked entries of the Discoverable Space
 //! within the scope, crawling its unexplored parts first within the tools' budget.
 //!
-//! Text: the `discover` tool's output. JSON: `{"coverage": {"crawled": N, "deadline_passed":
-//! bool, "indexed": N, "unexplored": N}, "entries": [{"description": S | null, "interfaces":
+//! Text: the `discover` tool's output. JSON: `{"coverage": C, "entries": [{"description": S | null, "interfaces":
 //! [{"name": N, "scope": S}], "name": S, "path": P}], "failures": [{"error": {"code": C,
-//! "message": M}, "path": P}], "query": Q, "scope": P, "total": N}`, entries best first.
+//! "message": M}, "path": P}], "query": Q, "scope": P, "total": N}`, entries best first, the
+//! coverage `C` as `wip_tools::Coverage::to_json` writes it.
 //!
 //! When the deadline passes during the crawl, the page ranked from what was indexed by then is
 //! printed and the command exits 1.
@@ -108,12 +108,7 @@ fn page_json(scope: &str, query: &str, page: &SearchPage) -> serde_json::Value {
         "scope": scope,
         "query": query,
         "total": page.total,
-        "coverage": {
-            "indexed": page.coverage.indexed,
-            "crawled": page.coverage.crawled,
-            "unexplored": page.coverage.unexplored,
-            "deadline_passed": page.coverage.deadline_passed,
-        },
+        "coverage": page.coverage.to_json(),
         "entries": entries,
         "failures": page.failures.iter().map(|(path, error)| json!({
             "path": path.as_str(),

@@ -13,6 +13,7 @@
 
 use std::collections::HashSet;
 use std::collections::hash_map::{Entry, HashMap};
+use std::time::SystemTime;
 
 use wip_model::validate::validate_object_consistency;
 use wip_model::{
@@ -21,9 +22,10 @@ use wip_model::{
 };
 
 use super::KnownSpace;
+use super::listings::ObservedAt;
 use super::requests::Pending;
 use super::vocabulary::{CallOutcome, Completion, RequestId, SpaceError};
-use crate::discover::{DiscoverDocument, DiscoverOperation};
+use crate::discover::DiscoverDocument;
 use crate::transport::{Reply, TransportError};
 
 impl KnownSpace {
@@ -34,11 +36,13 @@ impl KnownSpace {
         id
     }
 
-    /// Completes an observe with what the transport returned.
+    /// Completes an observe with what the transport returned at `at` (the wall-clock time the
+    /// listings it brings are aged from).
     pub fn complete_observe(
         &mut self,
         id: RequestId,
         outcome: &Result<Reply<ObjectObservation>, TransportError>,
+        at: SystemTime,
     ) -> Completion {
         let Some(Pending::Observe { path }) = self
             .requests
@@ -53,7 +57,9 @@ impl KnownSpace {
         self.objects.touch(&path);
         let completion = match outcome {
             Ok(Reply::Success(_)) if superseded => Completion::StaleResponseRejected,
-            Ok(Reply::Success(tree)) => self.apply(id, &path, tree),
+            Ok(Reply::Success(tree)) => {
+                self.apply(id, &path, tree, ObservedAt::from_system_time(at))
+            }
             Ok(Reply::Failure { error, .. }) if error.code == ProtocolErrorCode::NotFound => {
                 if superseded {
                     Completion::StaleResponseRejected
@@ -119,7 +125,13 @@ impl KnownSpace {
 
     /// Applies the answer `tree` of observe `id` rooted at `root`, whose root no newer request
     /// owns.
-    fn apply(&mut self, id: RequestId, root: &Path, tree: &ObjectObservation) -> Completion {
+    fn apply(
+        &mut self,
+        id: RequestId,
+        root: &Path,
+        tree: &ObjectObservation,
+        at: ObservedAt,
+    ) -> Completion {
         // The first walk decides, writing nothing. It remembers the positions (in walk order)
         // of the nodes a newer request owns, at most one per held entry, and for the rule
         // within the answer, the first Object of each `ref` (borrowed from the answer).
@@ -168,6 +180,7 @@ impl KnownSpace {
             return Completion::InvalidResponse(reason);
         }
         let received = position;
+        let observed_at = at;
         let mut superseded_at = superseded_at.into_iter().peekable();
         let mut position = 0;
         let mut applied = 0;
@@ -180,7 +193,7 @@ impl KnownSpace {
             }
             applied += 1;
             // Every node but the root (the first) came as a child.
-            self.write_node(id, path, node, at > 0);
+            self.write_node(id, path, node, at > 0, observed_at);
             // Evicting as the tree goes in, not after, keeps a tree larger than the Known Space
             // from holding all of its entries at once; the least recently used go either way.
             if self.objects.len() > self.limits.objects.get() {
@@ -194,8 +207,15 @@ impl KnownSpace {
     }
 
     /// Writes `node`, observed by request `id`, at `path`, with what follows from it.
-    fn write_node(&mut self, id: RequestId, path: &Path, node: &ObjectObservation, child: bool) {
-        let written = self.objects.write(id, path, node, child);
+    fn write_node(
+        &mut self,
+        id: RequestId,
+        path: &Path,
+        node: &ObjectObservation,
+        child: bool,
+        at: ObservedAt,
+    ) {
+        let written = self.objects.write(id, path, node, child, at);
         // Scope lifetime evidence: an Object's ref speaks for the interfaces scoped at it.
         let before = written.old_ref.as_ref().map(ObjectRef::as_str);
         match &node.object.object_ref {
@@ -206,6 +226,9 @@ impl KnownSpace {
         }
         if written.discoverable {
             self.reindex(path);
+        }
+        if written.discoverable || node.children.is_some() {
+            self.journal.written(path);
         }
         // A child seen before and missing now: its subtree is stale.
         if let (Some(old), Some(new)) = (written.old_children, &node.children) {
@@ -219,8 +242,9 @@ impl KnownSpace {
     }
 
     /// Request `id` learnt that the subtree at `path` may be gone: what it did not write goes
-    /// stale and leaves the Discoverable Space.
+    /// stale and leaves the Discoverable Space, listings included.
     fn stale_subtree(&mut self, path: &Path, id: RequestId) {
+        self.journal.removed(path);
         let below: Vec<Path> = self
             .objects
             .subtree(path)
@@ -232,6 +256,8 @@ impl KnownSpace {
                 continue;
             };
             entry.observation.stale(id);
+            entry.listed_at = None;
+            entry.marked = false;
             if entry.discoverable {
                 entry.discoverable = false;
                 self.index.remove(&path);
@@ -296,28 +322,15 @@ impl KnownSpace {
     }
 
     /// Puts the entry at `path` into the Discoverable Space as it is now.
-    fn reindex(&mut self, path: &Path) {
+    pub(super) fn reindex(&mut self, path: &Path) {
         let Some(object) = self.objects.get(path).and_then(|e| e.object.as_ref()) else {
             return;
         };
         let mut operations = Vec::new();
         for reference in object.interfaces.iter() {
-            let Some(descriptor) = self
-                .interfaces
-                .get(reference)
-                .and_then(|entry| entry.descriptor.as_ref())
-            else {
-                continue;
-            };
-            operations.extend(descriptor.operations.iter().map(|operation| {
-                DiscoverOperation {
-                    name: operation.name.to_string(),
-                    summary: operation
-                        .documentation
-                        .as_ref()
-                        .map(|d| d.summary.to_string()),
-                }
-            }));
+            if let Some(known) = self.operations_of(reference) {
+                operations.extend(known.iter().cloned());
+            }
         }
         let document = DiscoverDocument {
             path: path.clone(),
@@ -372,6 +385,7 @@ impl KnownSpace {
                     scope_object_ref.as_deref(),
                 );
                 if changed {
+                    self.journal.interface(&reference);
                     self.reindex_carriers(&reference);
                 }
                 completion
@@ -409,7 +423,7 @@ impl KnownSpace {
 
     /// The descriptor of `reference` changed: the discoverable entries that expose it are
     /// indexed again.
-    fn reindex_carriers(&mut self, reference: &InterfaceReference) {
+    pub(super) fn reindex_carriers(&mut self, reference: &InterfaceReference) {
         let carriers: Vec<Path> = self
             .objects
             .iter()

@@ -84,10 +84,15 @@ impl KnownSpace {
     /// A call's validator: every path that holds the Object shows it, unless a newer request
     /// wrote the entry there.
     fn call_validator(&mut self, id: RequestId, path: &Path, validator: &Validator) -> Completion {
-        let object_ref = self
+        let held = self
             .objects
             .get(path)
-            .and_then(|entry| entry.object.as_ref()?.object_ref.clone());
+            .and_then(|entry| entry.object.as_ref());
+        let object_ref = held.and_then(|held| held.object_ref.clone());
+        // A validator other than the one held says the call changed the Object.
+        if held.is_some_and(|held| held.validator.as_ref() != Some(validator)) {
+            self.object_changed(path);
+        }
         let paths: Vec<Path> = match &object_ref {
             Some(object_ref) => self.objects.holders(object_ref).cloned().collect(),
             None => vec![path.clone()],

@@ -48,7 +48,7 @@
 //!     object: object("notes"),
 //!     children: Some(vec![ObjectObservation { object: object("1"), children: None }]),
 //! };
-//! let completion = space.complete_observe(id, &Ok(Reply::Success(answer)));
+//! let completion = space.complete_observe(id, &Ok(Reply::Success(answer)), std::time::SystemTime::now());
 //! assert_eq!(completion, Completion::Applied { applied: 2, superseded: 0 });
 //! assert!(space.fresh_object(&notes).is_some());
 //! // The child's own children were not observed: it is what a crawl would expand next.
@@ -62,11 +62,13 @@ mod dump;
 mod eviction;
 mod interfaces;
 mod interned;
+mod listings;
 mod mentions;
 mod objects;
 mod outcome;
 mod pins;
 mod requests;
+mod saved;
 mod vocabulary;
 
 use std::fmt;
@@ -74,8 +76,10 @@ use std::num::NonZeroUsize;
 
 use wip_model::{InterfaceReference, Object, Path, ScopeRef, Str, ValidDescriptor, Validator};
 
+pub use self::listings::{ListingSummary, ObservedAt, StaleListing};
 pub use self::outcome::{CallError, CallSuccess, ClientError, UnknownReason};
 pub(crate) use self::outcome::{classify_call, settle};
+pub use self::saved::{SavedEntry, SavedInterface, SavedListing, SpaceChanges};
 pub use self::vocabulary::{CallOutcome, Completion, ObservationState, RequestId, SpaceError};
 
 use self::interfaces::{InterfaceEntry, Interfaces};
@@ -83,6 +87,7 @@ use self::mentions::Mentions;
 use self::objects::Objects;
 use self::pins::Pins;
 use self::requests::Requests;
+use self::saved::{Journal, KeptOperations};
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::http::Endpoint;
@@ -193,6 +198,8 @@ pub struct KnownSpace {
     pins: Pins,
     mentions: Mentions,
     index: Box<dyn DiscoverIndex>,
+    journal: Journal,
+    kept_operations: KeptOperations,
 }
 
 impl fmt::Debug for KnownSpace {
@@ -227,6 +234,8 @@ impl KnownSpace {
             pins: Pins::default(),
             mentions: Mentions::default(),
             index,
+            journal: Journal::default(),
+            kept_operations: KeptOperations::default(),
         }
     }
 
@@ -339,8 +348,13 @@ impl KnownSpace {
         self.mentions.contains(path)
     }
 
-    /// Remembers entry paths a call result named: known, not discoverable.
+    /// Remembers entry paths a call result named: known, not discoverable. Each is evidence
+    /// that the listing of its parent, if it does not hold it, is out of date.
     pub fn note_mentioned(&mut self, paths: impl IntoIterator<Item = Path>) {
+        let paths: Vec<Path> = paths.into_iter().collect();
+        for path in &paths {
+            self.entry_returned(path);
+        }
         self.mentions.note(paths, self.limits.mentioned.get());
     }
 
@@ -371,9 +385,13 @@ impl KnownSpace {
             pins,
             mentions,
             index,
+            journal,
+            kept_operations,
         } = self;
         drop(index);
         dropped("discover index");
+        drop((journal, kept_operations));
+        dropped("journal and kept operations");
         objects.release(&mut dropped);
         drop(interfaces);
         dropped("interfaces");

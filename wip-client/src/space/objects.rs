@@ -21,7 +21,9 @@ use wip_model::{InterfaceReference, Object, ObjectObservation, ObjectRef, Path, 
 
 use super::eviction::{Lru, Slot};
 use super::interned::Interned;
+use super::listings::ObservedAt;
 use super::requests::Observation;
+use super::saved::SavedEntry;
 use super::vocabulary::RequestId;
 
 /// One Object entry.
@@ -31,6 +33,12 @@ pub(super) struct ObjectEntry {
     pub(super) object: Option<HeldObject>,
     /// Child names in the Host's order; `None` when the children were never observed.
     pub(super) children: Option<Box<[Str]>>,
+    /// When `children` were observed, while they belong to the Discoverable Space: a listing
+    /// whose subtree went stale has none, so no discover re-observes it.
+    pub(super) listed_at: Option<ObservedAt>,
+    /// Evidence (a call's result or change) says the listing may be out of date before its age
+    /// does: the next discover re-observes it first.
+    pub(super) marked: bool,
     pub(super) observation: Observation,
     /// Set when the validator was written by a call, not an observation: the representation is
     /// then not evidence for the consistency rule.
@@ -85,6 +93,26 @@ pub(super) fn consistent(held: &HeldObject, object: &Object) -> Result<(), Strin
     validate_object_consistency(&held.to_object(), object).map_err(|error| error.to_string())
 }
 
+/// Whether `entry` holds what `saved` keeps, listing and all.
+fn holds(entry: &ObjectEntry, saved: &SavedEntry) -> bool {
+    let Some(held) = &entry.object else {
+        return false;
+    };
+    let listing_held = match &saved.listing {
+        None => entry.listed_at.is_none(),
+        Some(listing) => {
+            entry.listed_at == Some(listing.observed_at)
+                && entry.marked == listing.marked
+                && entry.children.as_deref() == Some(listing.children.as_slice())
+        }
+    };
+    held.name == saved.name
+        && held.description.as_deref() == saved.description.as_deref()
+        && *held.interfaces == *saved.interfaces
+        && entry.discoverable == saved.discoverable
+        && listing_held
+}
+
 /// What writing a node changed, for the rest of the Known Space.
 pub(super) struct Written {
     /// The entry's `ref` before the write.
@@ -127,6 +155,8 @@ impl Objects {
             Box::new(ObjectEntry {
                 object: None,
                 children: None,
+                listed_at: None,
+                marked: false,
                 observation: Observation::default(),
                 validator_from_call: false,
                 discoverable: false,
@@ -206,14 +236,15 @@ impl Objects {
         Ok(())
     }
 
-    /// Writes `node`, observed by request `id`, at `path`; `child` when it came as a child of
-    /// the observed tree (which makes it discoverable).
+    /// Writes `node`, observed by request `id` at `at`, at `path`; `child` when it came as a
+    /// child of the observed tree (which makes it discoverable).
     pub(super) fn write(
         &mut self,
         id: RequestId,
         path: &Path,
         node: &ObjectObservation,
         child: bool,
+        at: ObservedAt,
     ) -> Written {
         let object = &node.object;
         let interfaces = self.lists.get(&object.interfaces);
@@ -226,6 +257,8 @@ impl Objects {
         let old_children = match &node.children {
             Some(children) => {
                 let names = children.iter().map(|c| c.object.name.clone()).collect();
+                entry.listed_at = Some(at);
+                entry.marked = false;
                 entry.children.replace(names)
             }
             None => None,
@@ -255,6 +288,50 @@ impl Objects {
             old_children,
             discoverable,
         }
+    }
+
+    /// Writes what another run kept at `saved.path`, unless the entry holds just that already;
+    /// returns whether it wrote. The entry goes stale: kept data is for discover, and a call
+    /// observes the Object first.
+    pub(super) fn restore(&mut self, saved: &SavedEntry) -> bool {
+        if self
+            .entries
+            .get(&saved.path)
+            .is_some_and(|entry| holds(entry, saved))
+        {
+            return false;
+        }
+        let interfaces = self.lists.get(&saved.interfaces);
+        let description = saved
+            .description
+            .as_deref()
+            .map(|text| self.texts.get(text));
+        let entry = self.get_or_insert(&saved.path);
+        let old = entry.object.replace(HeldObject {
+            name: saved.name.clone(),
+            description,
+            interfaces,
+            object_ref: None,
+            validator: None,
+        });
+        match &saved.listing {
+            Some(listing) => {
+                entry.children = Some(listing.children.clone().into_boxed_slice());
+                entry.listed_at = Some(listing.observed_at);
+                entry.marked = listing.marked;
+            }
+            None => {
+                entry.listed_at = None;
+                entry.marked = false;
+            }
+        }
+        entry.discoverable = saved.discoverable;
+        entry.validator_from_call = false;
+        entry.observation.retired();
+        if let Some(old) = old {
+            self.forget(&saved.path, old);
+        }
+        true
     }
 
     /// What `held`, no longer at `path`, leaves behind: its place in the index of refs, and its
@@ -322,6 +399,10 @@ mod tests {
         Path::new(text).expect("a path")
     }
 
+    fn at() -> ObservedAt {
+        ObservedAt::from_millis(1)
+    }
+
     fn node(name: &str, object_ref: &str, interface: &str) -> ObjectObservation {
         ObjectObservation {
             object: Object {
@@ -342,9 +423,9 @@ mod tests {
     fn refs_index_their_holders_and_interface_lists_are_shared_while_used() {
         let mut objects = Objects::default();
         let id = |n| RequestId(std::num::NonZeroU64::new(n).unwrap());
-        objects.write(id(1), &path("/a"), &node("a", "r", "x"), false);
-        objects.write(id(2), &path("/b"), &node("b", "r", "x"), true);
-        objects.write(id(3), &path("/c"), &node("c", "s", "y"), true);
+        objects.write(id(1), &path("/a"), &node("a", "r", "x"), false, at());
+        objects.write(id(2), &path("/b"), &node("b", "r", "x"), true, at());
+        objects.write(id(3), &path("/c"), &node("c", "s", "y"), true, at());
         let holders: Vec<&str> = objects
             .holders(&ObjectRef::new("r"))
             .map(Path::as_str)
@@ -355,7 +436,7 @@ mod tests {
         let b = &objects.get(&path("/b")).unwrap().object.as_ref().unwrap();
         assert!(Arc::ptr_eq(&a.interfaces, &b.interfaces));
         // Another ref at /b: it leaves the holders of `r`.
-        let written = objects.write(id(4), &path("/b"), &node("b", "t", "y"), true);
+        let written = objects.write(id(4), &path("/b"), &node("b", "t", "y"), true, at());
         assert_eq!(written.old_ref, Some(ObjectRef::new("r")));
         assert!(written.discoverable);
         assert_eq!(objects.holders(&ObjectRef::new("r")).count(), 1);

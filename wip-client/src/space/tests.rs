@@ -13,6 +13,9 @@ use super::requests::Pending;
 use super::*;
 use crate::transport::{Reply, TransportError};
 
+/// The time every scenario's observes are completed at.
+const T0: std::time::SystemTime = std::time::UNIX_EPOCH;
+
 #[derive(Clone)]
 struct Node(ObjectObservation);
 
@@ -214,23 +217,23 @@ fn check_with(limits: SpaceLimits, events: Vec<Event>, expected: &str) {
             } => {
                 let id = space.begin_observe(&path(at));
                 (
-                    space.complete_observe(id, &Ok(Reply::Success(tree.0))),
+                    space.complete_observe(id, &Ok(Reply::Success(tree.0)), T0),
                     want,
                 )
             }
             Event::Tree { label, tree, want } => (
-                space.complete_observe(id(label), &Ok(Reply::Success(tree.0))),
+                space.complete_observe(id(label), &Ok(Reply::Success(tree.0)), T0),
                 want,
             ),
             Event::ObserveFails { label, code, want } => (
-                space.complete_observe(id(label), &protocol_failure(code)),
+                space.complete_observe(id(label), &protocol_failure(code), T0),
                 want,
             ),
             Event::ObserveBroken { label, want } => {
                 let outcome = Err(TransportError::Disconnect {
                     detail: "reset".into(),
                 });
-                (space.complete_observe(id(label), &outcome), want)
+                (space.complete_observe(id(label), &outcome, T0), want)
             }
             Event::Abandon { label } => {
                 space.abandon(id(label));
@@ -1120,10 +1123,10 @@ fn a_duplicate_response_changes_nothing() {
     };
     let mut space = KnownSpace::new(session, SpaceLimits::default());
     let id = space.begin_observe(&Path::root());
-    let first = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("1").0)));
+    let first = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("1").0)), T0);
     assert_eq!(completion_name(&first), "applied 1/0");
     let before = space.dump();
-    let again = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("2").0)));
+    let again = space.complete_observe(id, &Ok(Reply::Success(node("").r("root").v("2").0)), T0);
     assert_eq!(again, Completion::UnknownRequest);
     assert_eq!(space.dump(), before);
     let call = space.begin_call(&Path::root(), &reference("/", "x"));
@@ -1307,7 +1310,7 @@ fn the_unexplored_part_of_a_scope_is_what_a_crawl_must_still_observe() {
     assert_eq!(names(space.unexplored(&path("/p"))), "/p");
     let id = space.begin_observe(&path("/p"));
     let tree = node("p").kids([node("1"), node("2").kids([])]);
-    let got = space.complete_observe(id, &Ok(Reply::Success(tree.0)));
+    let got = space.complete_observe(id, &Ok(Reply::Success(tree.0)), T0);
     assert_eq!(completion_name(&got), "applied 3/0");
     // /p/2 came with its (empty) children; /p/1 at the depth boundary, without.
     assert_eq!(names(space.unexplored(&path("/p"))), "/p/1");

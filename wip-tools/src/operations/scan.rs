@@ -121,6 +121,7 @@ impl<W: Worldspace> Tools<W> {
             limit: PAGE,
             crawl_budget,
             deadline: None,
+            max_age: self.config.max_age,
         };
         // The crawl goes with the first page; the other pages only read the Known Space.
         let mut next = match ws.search(page(0, crawl_budget)).await {

@@ -1,0 +1,197 @@
+//! Listings: an observed Object's children, with when they were observed and what says they
+//! may be out of date.
+//!
+//! Invariants:
+//! - An entry has a listing time exactly while its children belong to the Discoverable Space:
+//!   an observe that brought its children set it, and the subtree going stale clears it.
+//! - A listing is stale once it is older than the caller's maximum age, or once evidence marked
+//!   it: an entry path a call returned that the listing does not hold, or a call that changed
+//!   an Object the listing holds. Only an observe that lists the children again clears a mark.
+//! - Times are wall-clock milliseconds, so that another process reading a kept listing ages it
+//!   the same way. They are inputs: the Known Space never reads a clock.
+
+use std::cmp::Reverse;
+use std::num::NonZeroU64;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use wip_model::Path;
+
+use super::KnownSpace;
+
+/// When a listing was observed: milliseconds since the Unix epoch, never zero, so that an
+/// `Option` of it costs no more than the number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ObservedAt(NonZeroU64);
+
+impl ObservedAt {
+    /// The instant `time`, to the millisecond; times before 1970 count as its first millisecond.
+    pub fn from_system_time(time: SystemTime) -> Self {
+        let millis = time.duration_since(UNIX_EPOCH).map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        });
+        Self::from_millis(millis)
+    }
+
+    /// The instant `millis` milliseconds after the Unix epoch (0 counts as 1).
+    pub fn from_millis(millis: u64) -> Self {
+        Self(NonZeroU64::new(millis).unwrap_or(NonZeroU64::MIN))
+    }
+
+    /// Milliseconds since the Unix epoch.
+    pub fn as_millis(self) -> u64 {
+        self.0.get()
+    }
+
+    /// The instant as a [`SystemTime`].
+    pub fn to_system_time(self) -> SystemTime {
+        UNIX_EPOCH + Duration::from_millis(self.0.get())
+    }
+
+    /// How long before `now` this was; zero for an instant at or after `now` (another
+    /// machine's clock may run ahead).
+    pub fn age(self, now: SystemTime) -> Duration {
+        now.duration_since(self.to_system_time())
+            .unwrap_or(Duration::ZERO)
+    }
+}
+
+/// A listing that a discover should observe again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaleListing {
+    /// The listed Object.
+    pub path: Path,
+    /// When its children were observed.
+    pub observed_at: ObservedAt,
+    /// Whether evidence marked it, rather than its age alone.
+    pub marked: bool,
+}
+
+/// The listings at or below a scope, as a discover's coverage tells them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ListingSummary {
+    /// Listings held.
+    pub listings: usize,
+    /// Those observed at or after the `since` asked about.
+    pub observed_since: usize,
+    /// The oldest of the others: answered from the index, not observed since.
+    pub oldest_before: Option<ObservedAt>,
+    /// Listings that are stale by the maximum age asked about, or marked.
+    pub stale: usize,
+}
+
+impl KnownSpace {
+    /// The listings at or below `scope` that are marked, or older than `max_age` at `now`:
+    /// marked ones first, then oldest first, then shallow paths first and in path order.
+    pub fn stale_listings(
+        &self,
+        scope: &Path,
+        now: SystemTime,
+        max_age: Duration,
+    ) -> Vec<StaleListing> {
+        let mut stale: Vec<StaleListing> = self
+            .objects
+            .subtree(scope)
+            .filter_map(|(path, entry)| {
+                let observed_at = entry.listed_at?;
+                let stale = entry.marked || observed_at.age(now) > max_age;
+                stale.then(|| StaleListing {
+                    path: path.clone(),
+                    observed_at,
+                    marked: entry.marked,
+                })
+            })
+            .collect();
+        stale.sort_by(|a, b| {
+            (
+                Reverse(a.marked),
+                a.observed_at,
+                a.path.segments().count(),
+                &a.path,
+            )
+                .cmp(&(
+                    Reverse(b.marked),
+                    b.observed_at,
+                    b.path.segments().count(),
+                    &b.path,
+                ))
+        });
+        stale
+    }
+
+    /// What the listings at or below `scope` are: how many, how many were observed at or after
+    /// `since`, the oldest of the rest, and how many are stale by `max_age` at `now`.
+    pub fn listing_summary(
+        &self,
+        scope: &Path,
+        since: SystemTime,
+        now: SystemTime,
+        max_age: Duration,
+    ) -> ListingSummary {
+        let since = ObservedAt::from_system_time(since);
+        let mut summary = ListingSummary::default();
+        for (_, entry) in self.objects.subtree(scope) {
+            let Some(observed_at) = entry.listed_at else {
+                continue;
+            };
+            summary.listings += 1;
+            if observed_at >= since {
+                summary.observed_since += 1;
+            } else {
+                summary.oldest_before = Some(
+                    summary
+                        .oldest_before
+                        .map_or(observed_at, |oldest| oldest.min(observed_at)),
+                );
+            }
+            if entry.marked || observed_at.age(now) > max_age {
+                summary.stale += 1;
+            }
+        }
+        summary
+    }
+
+    /// When the children of `path` were observed, while they are part of the Discoverable
+    /// Space.
+    pub fn listed_at(&self, path: &Path) -> Option<ObservedAt> {
+        self.objects.get(path)?.listed_at
+    }
+
+    /// Evidence that the listing of `path` may be out of date: the next discover re-observes
+    /// it before its age would say so. Nothing happens when `path` has no listing.
+    pub(super) fn mark_listing(&mut self, path: &Path) {
+        if let Some(entry) = self.objects.get_mut(path)
+            && entry.listed_at.is_some()
+            && !entry.marked
+        {
+            entry.marked = true;
+            self.journal.written(path);
+        }
+    }
+
+    /// A call returned the entry `path`: the listing of its parent, if it does not hold it,
+    /// is marked. The entry itself is not indexed on that account.
+    pub(super) fn entry_returned(&mut self, path: &Path) {
+        self.journal.returned(path);
+        let (Some(parent), Some(name)) = (path.parent(), path.last_segment()) else {
+            return;
+        };
+        let held = self
+            .objects
+            .get(&parent)
+            .and_then(|entry| entry.children.as_deref())
+            .is_some_and(|children| children.iter().any(|child| &**child == name));
+        if !held {
+            self.mark_listing(&parent);
+        }
+    }
+
+    /// A call changed the Object at `path`: the listing that holds it (its parent's), which
+    /// shows its name, description and interfaces, is marked, and so is its own listing.
+    pub(super) fn object_changed(&mut self, path: &Path) {
+        self.journal.changed(path);
+        if let Some(parent) = path.parent() {
+            self.mark_listing(&parent);
+        }
+        self.mark_listing(path);
+    }
+}
