@@ -1,0 +1,179 @@
+//! Where the WIP client keeps its Discoverable Space between runs and shares it between
+//! processes: the backends of `wip_client::SpaceStore`.
+//!
+//! - [`EmbeddedStore`]: a directory on this machine (by default the user's cache directory),
+//!   one snapshot file per space, written whole and renamed into place under a file lock.
+//! - [`PostgresStore`]: one PostgreSQL database that replicas share, with leases so that one
+//!   replica at a time observes a stale listing.
+//!
+//! [`StoreLocation`] reads where a store is from the command line's `--store`, [`open`] opens
+//! it, and [`space_key`] names a space by its endpoint and token without writing the token.
+//!
+//! ```
+//! use wip_store::{StoreLocation, StoreOptions, space_key};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let folder = std::env::temp_dir().join(format!("wip-store-doc-{}", std::process::id()));
+//! let location = StoreLocation::parse(folder.to_str().unwrap())?;
+//! let store = wip_store::open(&location, StoreOptions::default()).await?.expect("a store");
+//! let key = space_key("http://127.0.0.1:8080/wip/", Some("secret"));
+//! let kept = store.load(&key).await?;
+//! assert!(kept.changes.entries.is_empty());
+//! # std::fs::remove_dir_all(folder)?;
+//! # Ok(())
+//! # }
+//! ```
+
+mod embedded;
+mod postgres;
+mod snapshot;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use wip_client::{SpaceKey, SpaceStore, StoreError, StoreErrorKind};
+
+pub use embedded::EmbeddedStore;
+pub use postgres::PostgresStore;
+
+/// Where a store is, as `--store` (or `WIP_STORE`) names it.
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoreLocation {
+    /// Keep nothing.
+    None,
+    /// The embedded store in this directory.
+    Embedded(PathBuf),
+    /// PostgreSQL at this URL (`postgres://USER@HOST:PORT/DB`).
+    Postgres(String),
+}
+
+impl fmt::Debug for StoreLocation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::None => f.write_str("None"),
+            Self::Embedded(directory) => f.debug_tuple("Embedded").field(directory).finish(),
+            // A URL may carry a password.
+            Self::Postgres(_) => f.write_str("Postgres(..)"),
+        }
+    }
+}
+
+impl StoreLocation {
+    /// Reads `text`: `none`, a `postgres://` or `postgresql://` URL, or a directory path.
+    pub fn parse(text: &str) -> Result<Self, StoreError> {
+        if text == "none" {
+            return Ok(Self::None);
+        }
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            return Ok(Self::Postgres(text.to_owned()));
+        }
+        if text.is_empty() {
+            return Err(StoreError::new(
+                StoreErrorKind::Misuse,
+                "an empty store location: give a directory, `none` or a postgres:// URL",
+            ));
+        }
+        if text.contains("://") {
+            return Err(StoreError::new(
+                StoreErrorKind::Misuse,
+                "a store URL must start with postgres:// (other URLs are not stores); a directory is given as a path",
+            ));
+        }
+        Ok(Self::Embedded(PathBuf::from(text)))
+    }
+
+    /// The default: the embedded store in `$XDG_CACHE_HOME/wip`, else `$HOME/.cache/wip`;
+    /// `None` (keep nothing) when neither variable is set to an absolute path.
+    pub fn default_location() -> Self {
+        let absolute = |name: &str| {
+            std::env::var_os(name)
+                .map(PathBuf::from)
+                .filter(|path| path.is_absolute())
+        };
+        if let Some(cache) = absolute("XDG_CACHE_HOME") {
+            return Self::Embedded(cache.join("wip"));
+        }
+        match absolute("HOME") {
+            Some(home) => Self::Embedded(home.join(".cache").join("wip")),
+            None => Self::None,
+        }
+    }
+}
+
+/// Settings of a store. Start from [`StoreOptions::default`] and set what differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoreOptions {
+    /// The most bytes the embedded store keeps on disk (1 GiB by default): past it the spaces
+    /// used least recently are dropped, the one just saved last.
+    pub max_bytes: u64,
+    /// How long one exchange with PostgreSQL may take, connecting included (5 s by default).
+    pub timeout: std::time::Duration,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        Self {
+            max_bytes: 1 << 30,
+            timeout: std::time::Duration::from_secs(5),
+        }
+    }
+}
+
+/// Opens the store at `location`; `Ok(None)` for [`StoreLocation::None`].
+///
+/// PostgreSQL is connected to and its schema migrated before this returns.
+pub async fn open(
+    location: &StoreLocation,
+    options: StoreOptions,
+) -> Result<Option<Arc<dyn SpaceStore>>, StoreError> {
+    Ok(match location {
+        StoreLocation::None => None,
+        StoreLocation::Embedded(directory) => {
+            Some(Arc::new(EmbeddedStore::open(directory, options)?))
+        }
+        StoreLocation::Postgres(url) => Some(Arc::new(PostgresStore::connect(url, options).await?)),
+    })
+}
+
+/// The key of the space of `endpoint` (its canonical URL) under `token`: 128 bits of the
+/// SHA-256 of both, in hex. The token cannot be read back from it; two tokens make two
+/// spaces, as a Host may show them different Worldspaces.
+///
+/// ```
+/// let a = wip_store::space_key("http://127.0.0.1:8080/wip/", None);
+/// let b = wip_store::space_key("http://127.0.0.1:8080/wip/", Some("t"));
+/// assert_ne!(a, b);
+/// assert_eq!(a.as_str().len(), 32);
+/// ```
+pub fn space_key(endpoint: &str, token: Option<&str>) -> SpaceKey {
+    let mut context = ring::digest::Context::new(&ring::digest::SHA256);
+    context.update(b"wip-store space v1\0");
+    context.update(endpoint.as_bytes());
+    match token {
+        None => context.update(b"\0anonymous"),
+        Some(token) => {
+            context.update(b"\0bearer\0");
+            context.update(token.as_bytes());
+        }
+    }
+    let digest = context.finish();
+    let hex: String = digest.as_ref()[..16]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect();
+    SpaceKey::new(hex).expect("hex digits make a key")
+}
+
+/// A random name for one store handle, so that leases tell handles apart.
+pub(crate) fn holder_name() -> String {
+    let mut bytes = [0u8; 12];
+    // Without the system's randomness the handle's lease name is its process's, which still
+    // tells processes apart.
+    if getrandom::getrandom(&mut bytes).is_err() {
+        return format!("pid-{}", std::process::id());
+    }
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
