@@ -56,6 +56,51 @@ pub(crate) struct GlobalOptions {
     pub(crate) timeout: Option<u64>,
     #[command(flatten)]
     pub(crate) policy: PolicyOptions,
+    #[command(flatten)]
+    pub(crate) store: StoreOptions,
+}
+
+/// Where the Discoverable Space is kept between runs, and how old a kept listing may be.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "The kept Discoverable Space")]
+pub(crate) struct StoreOptions {
+    /// Where discover and `wip mcp` keep the Discoverable Space between runs (and invoke and
+    /// repl the evidence their calls give): a directory for the embedded store (default
+    /// $XDG_CACHE_HOME/wip, else ~/.cache/wip), `none` to keep nothing, or
+    /// postgres://USER@HOST:PORT/DB to share it between replicas. The token is never written.
+    #[arg(
+        long = "store",
+        global = true,
+        env = "WIP_STORE",
+        value_name = "LOCATION",
+        hide_env_values = true
+    )]
+    pub(crate) location: Option<String>,
+    /// The oldest, in seconds, a kept listing may be for discover to answer from it without
+    /// observing it again (default 300; 0 observes every listing again).
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        value_parser = clap::value_parser!(u64).range(0..=31_536_000)
+    )]
+    pub(crate) max_age: Option<u64>,
+    /// The most bytes the embedded store keeps on disk (default 1 GiB): past it the endpoints
+    /// used least recently are dropped.
+    #[arg(
+        long,
+        global = true,
+        value_name = "BYTES",
+        value_parser = clap::value_parser!(u64).range(4096..)
+    )]
+    pub(crate) store_max_bytes: Option<u64>,
+}
+
+impl StoreOptions {
+    /// The oldest a listing may be for discover to answer from it.
+    pub(crate) fn max_age(&self) -> Duration {
+        Duration::from_secs(self.max_age.unwrap_or(300))
+    }
 }
 
 /// The operator's policy over calls: which operations are reads, which may run and on which

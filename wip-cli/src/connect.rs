@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use async_trait::async_trait;
 use tokio::sync::watch;
 use wip_client::{
-    Client, ConnectOptions, Endpoint, HttpTransport, NoIndex, Reply, SpaceLimits, Transport,
-    TransportError,
+    Client, ConnectOptions, Endpoint, HttpTransport, NoIndex, Reply, SpaceKey, SpaceLimits,
+    Transport, TransportError,
 };
 use wip_model::{
     CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
@@ -25,6 +25,8 @@ use crate::failure::{Failure, Result};
 pub(crate) struct Connection {
     pub(crate) tools: Tools<Client>,
     pub(crate) progress: Progress,
+    /// The key of this endpoint and token's Discoverable Space in a store.
+    pub(crate) space: SpaceKey,
 }
 
 /// The tools' settings for a person at a terminal: the defaults, but no output is cut, since a
@@ -33,6 +35,7 @@ pub(crate) fn terminal_config(global: &GlobalOptions) -> ToolsConfig {
     ToolsConfig {
         max_output_tokens: usize::MAX,
         deadline: Some(global.command_timeout()),
+        max_age: global.store.max_age(),
         ..ToolsConfig::default()
     }
 }
@@ -195,6 +198,7 @@ pub(crate) fn connect_to(
     options.http.bearer_token = token.map(str::to_owned);
     options.client.space = space;
     let session = options.session(&parsed);
+    let space = wip_store::space_key(&parsed.to_string(), token);
     let http = HttpTransport::new(parsed, options.http).map_err(|error| {
         Failure::input(format!("cannot use these settings: {}", ErrorChain(&error)))
     })?;
@@ -215,6 +219,7 @@ pub(crate) fn connect_to(
     Ok(Connection {
         tools: Tools::with_config(client, config),
         progress,
+        space,
     })
 }
 

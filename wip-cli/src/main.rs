@@ -9,6 +9,7 @@ mod mcp;
 mod output;
 mod policy;
 mod progress;
+mod store;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use crate::cli::{Cli, Command, Format, RefCommand, RenderCommand};
 use crate::commands::{demo, discover, inspect, invoke, observe, ptc, refs, render, repl, schema};
 use crate::connect::{CallScope, Connection, Discovery, command_space, connect, terminal_config};
 use crate::failure::{Failure, Result};
+use crate::store::Keep;
 
 fn main() -> ExitCode {
     // Usage errors exit 2 from here, as clap does; --help and --version exit 0.
@@ -87,7 +89,17 @@ async fn run(cli: Cli) -> Result<()> {
                 Discovery::Unindexed,
                 command_space(),
             )?;
-            repl::run(&connection).await
+            // The binding only calls: what it keeps is its calls' evidence.
+            store::keep(
+                &connection,
+                &global,
+                Keep::Evidence,
+                global.command_timeout(),
+            )
+            .await?;
+            let ended = repl::run(&connection).await;
+            store::save_last(&connection).await;
+            ended
         }
         command => {
             let discovery = if matches!(command, Command::Discover { .. }) {
@@ -102,6 +114,14 @@ async fn run(cli: Cli) -> Result<()> {
                 command_space(),
             )?;
             let timeout = global.command_timeout();
+            let keep = match command {
+                Command::Discover { .. } => Some(Keep::Space),
+                Command::Invoke { .. } => Some(Keep::Evidence),
+                _ => None,
+            };
+            if let Some(keep) = keep {
+                store::keep(&connection, &global, keep, timeout).await?;
+            }
             let sends_a_call = matches!(command, Command::Invoke { .. });
             // The tools stop at the deadline themselves and report what they have; this only
             // ends a command that something kept past it.
@@ -113,6 +133,7 @@ async fn run(cli: Cli) -> Result<()> {
                 // anything not yet sent.
                 Ok(()) = tokio::signal::ctrl_c() => return Err(interrupted(&scope)),
             };
+            store::save_last(&connection).await;
             match bounded {
                 Ok(result) => result,
                 Err(_) if sends_a_call => Err(Failure::OutcomeUnknown(format!(

@@ -301,7 +301,7 @@ async fn discover_ranks_entries_in_english_and_japanese() {
         0,
         &[
             "1. \"/projects/wip/1\" name: \"1\"",
-            "the whole scope is indexed.",
+            "the whole scope is indexed,",
         ],
     );
     expect(

@@ -75,7 +75,7 @@ use crate::worldspace::{
 #[async_trait]
 impl Worldspace for Client {
     async fn search(&self, request: SearchRequest) -> Result<SearchPage, WorldspaceError> {
-        let started = SystemTime::now();
+        let started = self.with_space(KnownSpace::request_mark);
         let crawled = crawl_scope(self, &request).await?;
         // Kept for the next run and the other processes; what fails to save stays for the
         // next save, and the answer says the store failed.
@@ -127,6 +127,7 @@ impl Worldspace for Client {
                     store_unavailable: saved.is_err() || self.store_failure().is_some(),
                 },
                 failures: crawled.failures,
+                scope_object: space.object(&request.scope).and_then(|known| known.object),
             }
         }))
     }

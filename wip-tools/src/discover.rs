@@ -10,7 +10,6 @@ use wip_refs::{Quoted, SignatureRef};
 
 use crate::budget::estimate_tokens;
 use crate::cursors::is_rest;
-use crate::deadline::Bounded;
 use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
 use crate::output::{failure, input_error};
@@ -127,7 +126,7 @@ impl<W: Worldspace> Tools<W> {
                 };
             }
         };
-        let search_offers = search_offers(&ws, &scope, &page).await;
+        let search_offers = search_offers(&scope, &page);
         let budget = self.config.output_budget();
         let mut shown = page.hits.len();
         loop {
@@ -150,17 +149,12 @@ fn owner(scope: &str, query: &str) -> String {
     format!("discover\0{scope}\0{query}")
 }
 
-/// Interfaces of the scope and of the hits whose names suggest a domain search.
-async fn search_offers<W: Worldspace>(
-    ws: &Bounded<'_, W>,
-    scope: &Path,
-    page: &SearchPage,
-) -> Vec<(Path, InterfaceReference)> {
+/// Interfaces of the scope and of the hits whose names suggest a domain search, as the Known
+/// Space holds them: pointing at one is no reason to observe anything.
+fn search_offers(scope: &Path, page: &SearchPage) -> Vec<(Path, InterfaceReference)> {
     let mut offers = Vec::new();
-    if let Ok(observation) = ws.resolve(scope).await {
-        offers.extend(
-            search_like(&observation.object.interfaces).map(|r| (scope.clone(), r.clone())),
-        );
+    if let Some(object) = &page.scope_object {
+        offers.extend(search_like(&object.interfaces).map(|r| (scope.clone(), r.clone())));
     }
     for hit in &page.hits {
         offers.extend(search_like(&hit.object.interfaces).map(|r| (hit.path.clone(), r.clone())));
@@ -275,16 +269,20 @@ fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
     let coverage = page.coverage;
     write!(
         out,
-        "coverage: {} entries of the scope indexed, {} observes sent now; listings: {} of {} observed now",
-        coverage.indexed, coverage.crawled, coverage.observed_now, coverage.listings
+        "coverage: {} entries of the scope indexed; {} observes sent now",
+        coverage.indexed, coverage.crawled
     )?;
-    if let Some(age) = coverage.oldest_answered {
-        write!(
+    match coverage.oldest_answered {
+        _ if coverage.listings == 0 => {}
+        None => write!(out, "; {} listings, all observed now", coverage.listings)?,
+        Some(age) => write!(
             out,
-            ", {} answered from the index (the oldest observed {} ago)",
+            "; {} listings, {} observed now and {} answered from the index (the oldest observed {} ago)",
+            coverage.listings,
+            coverage.observed_now,
             coverage.listings - coverage.observed_now,
             Age(age)
-        )?;
+        )?,
     }
     if coverage.is_complete() {
         writeln!(

@@ -343,6 +343,7 @@ impl Worldspace for FakeWorldspace {
             total,
             coverage,
             failures: Vec::new(),
+            scope_object: state.observed(&request.scope),
         })
     }
 

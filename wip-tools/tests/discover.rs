@@ -57,7 +57,7 @@ fn ranked_entries_with_coverage_and_the_domain_search_pointer() {
         &[
             "discover in \"/\" for \"login\": entries 1-1 of 1 matching\n",
             "1. \"/issues/1\" name: \"1\" description: \"Login fails\" interfaces: [\"/::issue.read\", \"/::issue.lifecycle\"]\n",
-            "coverage: 4 entries of the scope indexed, 5 observes sent to crawl it now; the whole scope is indexed.",
+            "coverage: 4 entries of the scope indexed; 5 observes sent now; the whole scope is indexed, every listing observed within the last 5 min.",
         ],
     );
     // The scope's own search interface is pointed at, as content search is not discover's job.
@@ -68,7 +68,7 @@ fn ranked_entries_with_coverage_and_the_domain_search_pointer() {
             "entries 1-2 of 2 matching",
             "1. \"/issues/1\"",
             "2. \"/issues/2\"",
-            "observes sent to crawl it now; the whole scope is indexed",
+            "observes sent now; the whole scope is indexed",
             "domain search: discover matches entry names, descriptions and paths, not content. To search content, inspect one of these and invoke its operation: \"/issues\" offers \"/issues::issue.search\";",
         ],
     );
@@ -87,7 +87,7 @@ fn the_crawl_budget_bounds_each_discover_and_coverage_says_so() {
         &[
             "entries 1-1 of 1 matching",
             "1. \"/issues\"",
-            "coverage: 1 entries of the scope indexed, 1 observes sent to crawl it now; 1 Objects still unexplored (crawl budget reached): discover again to crawl further.",
+            "coverage: 1 entries of the scope indexed; 1 observes sent now; 1 Objects still unexplored (crawl budget reached): discover again to crawl further.",
         ],
     );
     check(

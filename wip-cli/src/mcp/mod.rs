@@ -30,9 +30,10 @@ use wip_client::SpaceLimits;
 use wip_tools::ToolsConfig;
 
 use crate::cli::{GlobalOptions, McpOptions};
-use crate::connect::{Discovery, connect};
+use crate::connect::{Connection, Discovery, connect};
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::{OperationsMode, WipServer};
+use crate::store::Keep;
 
 /// How much longer than a tool call's deadline an idle session must last at the least.
 const SESSION_IDLE_MARGIN_SECS: u64 = 3;
@@ -76,9 +77,12 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let config = ToolsConfig {
         deadline: Some(global.tool_call_timeout()),
         max_output_tokens: options.max_output_tokens,
+        max_age: global.store.max_age(),
         ..ToolsConfig::default()
     };
     let connection = connect(global, config, Discovery::Indexed, SpaceLimits::default())?;
+    crate::store::keep(&connection, global, Keep::Space, global.tool_call_timeout()).await?;
+    follow(&connection);
     // Looked at once, before the first client: a Host down or slow only leaves it out.
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
@@ -89,4 +93,25 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
         _ => stdio::serve(server).await,
     }
+}
+
+/// How often a server takes in what other processes sharing its store saved.
+const FOLLOW_EVERY: Duration = Duration::from_secs(1);
+
+/// Takes in, every [`FOLLOW_EVERY`], what other processes saved to the store, for as long as
+/// the server runs; a store that fails is tried again at the next tick (the coverage lines
+/// say meanwhile that answers come from memory).
+fn follow(connection: &Connection) {
+    let client = connection.tools.worldspace().clone();
+    if !client.keeps_store() {
+        return;
+    }
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(FOLLOW_EVERY);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            let _ = tokio::time::timeout(FOLLOW_EVERY * 5, client.follow()).await;
+        }
+    });
 }

@@ -1,7 +1,7 @@
 //! `wip mcp --operations SCOPE`: the per-operation tools of wip-tools
 //! ([`wip_tools::operations`]) listed beside discover, inspect, read and invoke, kept by the
 //! server for every session, and `notifications/tools/list_changed` when a look at the scope
-//! adds some.
+//! adds some or finds that some are exposed no more.
 //!
 //! The first look starts with the server: it crawls SCOPE within `--operations-crawl`
 //! observes. A `tools/list` waits for it at most [`FIRST_LOOK_WAIT`]; what it adds later is
@@ -146,7 +146,7 @@ impl Listing {
                 "per-operation tools: more operations without a tool"
             );
         }
-        if added.tools > 0 {
+        if added.tools > 0 || added.removed > 0 {
             let now = Arc::new(tools.tools().iter().map(declared).collect());
             drop(tools);
             *self
@@ -157,7 +157,7 @@ impl Listing {
         }
     }
 
-    /// Sends `notifications/tools/list_changed` to `peer` each time the list grows past the
+    /// Sends `notifications/tools/list_changed` to `peer` each time the list changes past the
     /// version `listed` holds (one more than the version of the session's last `tools/list`;
     /// 0 before its first, which needs no notice), until the returned task is aborted or the
     /// peer is gone.

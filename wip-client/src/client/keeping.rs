@@ -73,6 +73,19 @@ impl Client {
         store: Arc<dyn SpaceStore>,
         key: SpaceKey,
     ) -> Result<usize, StoreError> {
+        self.journal_into(store, key)?;
+        self.reload().await
+    }
+
+    /// Saves what changes in the Discoverable Space to `store` under `key` without reading
+    /// what it holds: for a client that calls and never searches, whose calls' evidence (the
+    /// entries they return, the Objects they change) reaches the listings the store keeps.
+    /// Once per client, like [`keep_in`](Self::keep_in).
+    pub fn journal_into(
+        &self,
+        store: Arc<dyn SpaceStore>,
+        key: SpaceKey,
+    ) -> Result<(), StoreError> {
         let keeping = Keeping {
             store,
             key,
@@ -86,7 +99,7 @@ impl Client {
             ));
         }
         self.state().space.keep_journal();
-        self.reload().await
+        Ok(())
     }
 
     /// Saves what changed in the Discoverable Space since the last save that succeeded. Does

@@ -66,12 +66,16 @@ pub struct StaleListing {
     pub marked: bool,
 }
 
+/// A point in the order of a Known Space's requests: the requests begun after it are newer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RequestMark(u64);
+
 /// The listings at or below a scope, as a discover's coverage tells them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ListingSummary {
     /// Listings held.
     pub listings: usize,
-    /// Those observed at or after the `since` asked about.
+    /// Those an observe begun after the [`RequestMark`] asked about brought.
     pub observed_since: usize,
     /// The oldest of the others: answered from the index, not observed since.
     pub oldest_before: Option<ObservedAt>,
@@ -118,23 +122,28 @@ impl KnownSpace {
         stale
     }
 
-    /// What the listings at or below `scope` are: how many, how many were observed at or after
-    /// `since`, the oldest of the rest, and how many are stale by `max_age` at `now`.
+    /// A mark of the requests begun so far, for [`listing_summary`](Self::listing_summary).
+    pub fn request_mark(&self) -> RequestMark {
+        RequestMark(self.requests.issued())
+    }
+
+    /// What the listings at or below `scope` are: how many, how many observes begun after
+    /// `since` brought, the oldest of the rest, and how many are stale by `max_age` at `now`.
     pub fn listing_summary(
         &self,
         scope: &Path,
-        since: SystemTime,
+        since: RequestMark,
         now: SystemTime,
         max_age: Duration,
     ) -> ListingSummary {
-        let since = ObservedAt::from_system_time(since);
         let mut summary = ListingSummary::default();
         for (_, entry) in self.objects.subtree(scope) {
             let Some(observed_at) = entry.listed_at else {
                 continue;
             };
             summary.listings += 1;
-            if observed_at >= since {
+            let revision = entry.observation.revision();
+            if revision.is_some_and(|revision| revision.get() > since.0) {
                 summary.observed_since += 1;
             } else {
                 summary.oldest_before = Some(

@@ -76,7 +76,7 @@ use std::num::NonZeroUsize;
 
 use wip_model::{InterfaceReference, Object, Path, ScopeRef, Str, ValidDescriptor, Validator};
 
-pub use self::listings::{ListingSummary, ObservedAt, StaleListing};
+pub use self::listings::{ListingSummary, ObservedAt, RequestMark, StaleListing};
 pub use self::outcome::{CallError, CallSuccess, ClientError, UnknownReason};
 pub(crate) use self::outcome::{classify_call, settle};
 pub use self::saved::{SavedEntry, SavedInterface, SavedListing, SpaceChanges};

@@ -74,6 +74,11 @@ impl Requests {
     pub(super) fn len(&self) -> usize {
         self.pending.len()
     }
+
+    /// How many ids were handed out: every request begun later has a larger id.
+    pub(super) fn issued(&self) -> u64 {
+        self.issued
+    }
 }
 
 /// The state of one subject's observation, the same for Objects and interfaces.
@@ -112,6 +117,11 @@ impl Observation {
     /// wrote it, so that `id`'s answer must not write it.
     pub(super) fn superseded(&self, id: RequestId) -> bool {
         self.loading.is_some_and(|newest| newest > id) || self.written_after(id)
+    }
+
+    /// The request whose answer last wrote the subject's data.
+    pub(super) fn revision(&self) -> Option<RequestId> {
+        self.revision
     }
 
     /// Whether a request newer than `id` wrote the subject.

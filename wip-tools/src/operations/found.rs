@@ -1,5 +1,7 @@
 //! What one look at the scope of the per-operation tools found.
 
+use std::collections::HashSet;
+
 use wip_model::{FetchInterfaceResponse, InterfaceReference, Path};
 
 use crate::worldspace::WorldspaceError;
@@ -17,6 +19,8 @@ pub struct FoundOperations {
     pub objects: usize,
     /// How many new interfaces were left for the next look, past [`MAX_FETCHES`](super::MAX_FETCHES).
     pub deferred: usize,
+    /// Every interface the scope's Objects expose, when the look read all of them.
+    pub(crate) exposed: Option<HashSet<InterfaceReference>>,
 }
 
 /// A new interface, fetched, and the first Objects found exposing it, in path order.

@@ -23,6 +23,9 @@ pub struct OperationTools {
 pub struct Added {
     /// How many tools were added.
     pub tools: usize,
+    /// How many tools were dropped because no Object of the scope exposes their interface any
+    /// more.
+    pub removed: usize,
     /// The operations that got no tool, and why.
     pub left_out: Vec<(OperationRef, LeftOut)>,
 }
@@ -63,9 +66,19 @@ impl OperationTools {
     }
 
     /// Adds a tool for each operation of the interfaces `found` holds that were not looked at
-    /// before, under `policy`, as the [module](super) says.
+    /// before, under `policy`, as the [module](super) says; when the look read the whole scope,
+    /// drops the tools of interfaces no Object of it exposes any more (they are looked at again
+    /// should one come back).
     pub fn add(&mut self, found: FoundOperations, policy: &Policy) -> Added {
         let mut added = Added::default();
+        if let Some(exposed) = &found.exposed {
+            let before = self.tools.len();
+            self.tools
+                .retain(|tool| exposed.contains(&tool.operation().interface));
+            self.looked_at
+                .retain(|interface| exposed.contains(interface));
+            added.removed = before - self.tools.len();
+        }
         for interface in found.interfaces {
             let reference = interface.fetched.interface.clone();
             if !self.looked_at.insert(reference.clone()) {

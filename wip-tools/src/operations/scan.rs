@@ -32,12 +32,17 @@ struct Exposures {
     objects: usize,
     deferred: usize,
     deferred_seen: HashSet<InterfaceReference>,
+    /// Every interface an Object of the scope exposes, looked at before or not.
+    exposed: HashSet<InterfaceReference>,
 }
 
 impl Exposures {
     fn note(&mut self, listing: &OperationTools, path: &Path, interfaces: &[InterfaceReference]) {
         self.objects += 1;
         for reference in interfaces {
+            if !self.exposed.contains(reference) {
+                self.exposed.insert(reference.clone());
+            }
             if listing.looked_at(reference) {
                 continue;
             }
@@ -69,7 +74,8 @@ impl<W: Worldspace> Tools<W> {
     /// unexplored parts within `crawl_budget` observes (0 sends none), reads the scope's Object
     /// and every discoverable entry below it from the Known Space, and fetches the new
     /// interfaces they expose (at most [`MAX_FETCHES`]), all within the tools' deadline.
-    /// Nothing is fetched once the list is full. Hand the result to [`OperationTools::add`].
+    /// Nothing is fetched once the list is full. Hand the result to [`OperationTools::add`],
+    /// which also drops the tools of interfaces no Object of the scope exposes any more.
     ///
     /// ```
     /// use wip_model::codec::{Limits, decode_descriptor};
@@ -156,6 +162,10 @@ impl<W: Worldspace> Tools<W> {
         }
         found.objects = exposures.objects;
         found.deferred = exposures.deferred;
+        // Only a look that read the whole scope can say an interface is exposed no more.
+        if found.error.is_none() {
+            found.exposed = Some(exposures.exposed);
+        }
         let ws = &ws;
         let fetched: Vec<_> = stream::iter(exposures.order)
             .map(|(reference, exposed_by)| async move {
