@@ -28,9 +28,15 @@ use crate::store::Keep;
 fn main() -> ExitCode {
     // Usage errors exit 2 from here, as clap does; --help and --version exit 0.
     let cli = Cli::parse();
+    // Without RUST_LOG: errors, and the store's warnings (a kept space set aside or dropped),
+    // which a person should hear of once.
+    let filter = match std::env::var_os("RUST_LOG") {
+        Some(_) => EnvFilter::from_default_env(),
+        None => EnvFilter::new("error,wip_store=warn"),
+    };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(EnvFilter::from_default_env())
+        .with_env_filter(filter)
         .with_ansi(false)
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()

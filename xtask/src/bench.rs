@@ -78,6 +78,10 @@ const OVERHEAD: (&str, &str) = ("wip-client", "overhead");
 /// bench itself.
 const MEMORY: (&str, &str) = ("wip-client", "memory");
 
+/// The kept Discoverable Space at scale (load, save and a second discover against a crawl of the
+/// same entries, and the store's bytes), printed by the bench itself.
+const STORE: (&str, &str) = ("wip-store", "store");
+
 pub(crate) fn run(args: &[String]) -> Result<()> {
     let (mut quick, mut discover, mut host_in_process) = (false, false, false);
     for arg in args {
@@ -101,7 +105,7 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         command.extend(criterion_args);
         return cargo(&command, &[]);
     }
-    for (package, bench) in BENCHES.iter().chain([&MEMORY]) {
+    for (package, bench) in BENCHES.iter().chain([&MEMORY, &STORE]) {
         let mut command = vec!["bench", "--locked", "-p", package, "--bench", bench, "--"];
         command.extend(criterion_args);
         cargo(&command, &[])?;

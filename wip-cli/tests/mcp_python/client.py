@@ -27,6 +27,10 @@ from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+# The SDK starts the server with a minimal environment (no WIP_STORE): each server is told to
+# keep nothing, so that one test's sessions never answer from another's Host.
+NO_STORE = ["--store", "none"]
+
 
 class Warnings(logging.Handler):
     """Every warning the SDK logs, such as a session close it did not accept."""
@@ -74,7 +78,7 @@ def describe(initialized, report):
 
 async def stdio(wip, endpoint, modern):
     report = {}
-    parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint])
+    parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint, *NO_STORE])
     async with stdio_client(parameters) as (read, write):
         async with ClientSession(read, write) as session:
             if modern:
@@ -142,7 +146,7 @@ def outcome(result):
 
 async def policy(wip, endpoint, extra):
     report = {}
-    parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint, *extra])
+    parameters = StdioServerParameters(command=wip, args=["mcp", "--endpoint", endpoint, *extra, *NO_STORE])
     async with stdio_client(parameters) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -174,7 +178,7 @@ async def policy(wip, endpoint, extra):
 async def structured(wip, endpoint):
     report = {"structured": {}}
     arguments = ["mcp", "--endpoint", endpoint, "--structured", "--operations", "/"]
-    parameters = StdioServerParameters(command=wip, args=arguments)
+    parameters = StdioServerParameters(command=wip, args=[*arguments, *NO_STORE])
     async with stdio_client(parameters) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()

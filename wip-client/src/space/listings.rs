@@ -204,3 +204,140 @@ impl KnownSpace {
         self.mark_listing(path);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use wip_model::{Object, ObjectObservation, Validator};
+
+    use super::*;
+    use crate::space::{CallOutcome, Session, SpaceLimits};
+    use crate::transport::Reply;
+
+    fn path(text: &str) -> Path {
+        Path::new(text).expect("canonical")
+    }
+
+    fn node(name: &str, children: Option<Vec<ObjectObservation>>) -> ObjectObservation {
+        ObjectObservation {
+            object: Object {
+                name: name.into(),
+                description: None,
+                interfaces: vec![],
+                object_ref: None,
+                validator: Some(Validator::new(name.as_bytes())),
+            },
+            children,
+        }
+    }
+
+    fn at(seconds: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(1_000 + seconds)
+    }
+
+    fn space() -> KnownSpace {
+        KnownSpace::new(
+            Session {
+                endpoint: "http://127.0.0.1/wip/".into(),
+                security_context: "test".into(),
+            },
+            SpaceLimits::default(),
+        )
+    }
+
+    fn observe(space: &mut KnownSpace, root: &str, tree: ObjectObservation, when: SystemTime) {
+        let id = space.begin_observe(&path(root));
+        space.complete_observe(id, &Ok(Reply::Success(tree)), when);
+    }
+
+    fn stale(space: &KnownSpace, now: SystemTime, max_age: u64) -> Vec<(String, bool)> {
+        space
+            .stale_listings(&Path::root(), now, Duration::from_secs(max_age))
+            .into_iter()
+            .map(|listing| (listing.path.as_str().to_owned(), listing.marked))
+            .collect()
+    }
+
+    #[test]
+    fn listings_age_from_their_observe_and_evidence_marks_them_first() {
+        let mut space = space();
+        // `/` lists p and q; p lists 1; q's children were not observed (no listing).
+        let tree = node(
+            "",
+            Some(vec![
+                node("p", Some(vec![node("1", None)])),
+                node("q", None),
+            ]),
+        );
+        observe(&mut space, "/", tree, at(0));
+        observe(&mut space, "/p/1", node("1", Some(vec![])), at(10));
+        assert_eq!(space.listed_at(&path("/q")), None);
+        assert_eq!(
+            space.listed_at(&path("/p")),
+            Some(ObservedAt::from_system_time(at(0)))
+        );
+        assert!(stale(&space, at(20), 30).is_empty());
+        assert_eq!(
+            stale(&space, at(35), 30),
+            [("/".into(), false), ("/p".into(), false)],
+            "older than the maximum age, oldest first, shallow first"
+        );
+        // A call returned /p/2, which /p does not list: /p is marked; /p/1 is listed: nothing.
+        space.note_mentioned([path("/p/2"), path("/p/1")]);
+        assert_eq!(stale(&space, at(20), 30), [("/p".into(), true)]);
+        // A call changed /p/1 (another validator): its parent's listing and its own.
+        let id = space.begin_call(&path("/p/1"), &reference());
+        space.complete_call(
+            id,
+            &CallOutcome::Success {
+                validator: Some(Validator::new("changed".as_bytes())),
+            },
+        );
+        assert_eq!(
+            stale(&space, at(20), 30),
+            [("/p".into(), true), ("/p/1".into(), true)]
+        );
+        // Observing /p again lists it anew: its mark goes, and /p/1 (a leaf of that answer,
+        // listed before) keeps its own.
+        observe(
+            &mut space,
+            "/p",
+            node("p", Some(vec![node("1", None)])),
+            at(40),
+        );
+        assert_eq!(
+            stale(&space, at(41), 30),
+            [("/p/1".into(), true), ("/".into(), false)]
+        );
+        let summary = space.listing_summary(
+            &Path::root(),
+            RequestMark(0),
+            at(41),
+            Duration::from_secs(30),
+        );
+        assert_eq!(summary.listings, 3);
+        assert_eq!(summary.stale, 2);
+    }
+
+    #[test]
+    fn a_child_gone_takes_its_listings_with_it() {
+        let mut space = space();
+        let tree = node(
+            "",
+            Some(vec![node("p", Some(vec![node("1", Some(vec![]))]))]),
+        );
+        observe(&mut space, "/", tree, at(0));
+        assert!(space.listed_at(&path("/p/1")).is_some());
+        observe(&mut space, "/", node("", Some(vec![])), at(5));
+        assert_eq!(space.listed_at(&path("/p")), None);
+        assert_eq!(space.listed_at(&path("/p/1")), None);
+        assert!(!space.is_discoverable(&path("/p/1")));
+        assert!(stale(&space, at(100), 0).iter().all(|(p, _)| p == "/"));
+    }
+
+    fn reference() -> wip_model::InterfaceReference {
+        wip_model::InterfaceReference::new(
+            Path::root(),
+            wip_model::InterfaceName::new("x").expect("a name"),
+        )
+    }
+}

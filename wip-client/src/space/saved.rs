@@ -270,6 +270,11 @@ impl KnownSpace {
             } else {
                 self.index.remove(&saved.path);
             }
+            // As an answer does: a kept space larger than the Known Space never holds all of
+            // its entries at once.
+            if self.objects.len() > self.limits.objects.get() {
+                self.evict();
+            }
         }
         if !changes.interfaces.is_empty() {
             let references: Vec<&InterfaceReference> =
@@ -349,3 +354,170 @@ impl KnownSpace {
 /// The operations of interfaces as kept runs knew them, for entries whose descriptors this run
 /// has not fetched.
 pub(super) type KeptOperations = HashMap<InterfaceReference, Arc<[DiscoverOperation]>>;
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use wip_model::{InterfaceName, Object, ObjectObservation};
+
+    use super::*;
+    use crate::space::{ObservationState, Session, SpaceLimits};
+    use crate::transport::Reply;
+
+    fn path(text: &str) -> Path {
+        Path::new(text).expect("canonical")
+    }
+
+    fn node(
+        name: &str,
+        description: &str,
+        children: Option<Vec<ObjectObservation>>,
+    ) -> ObjectObservation {
+        ObjectObservation {
+            object: Object {
+                name: name.into(),
+                description: Some(description.into()),
+                interfaces: vec![InterfaceReference::new(
+                    Path::root(),
+                    InterfaceName::new("issue.read").expect("a name"),
+                )],
+                object_ref: Some(wip_model::ObjectRef::new(name)),
+                validator: None,
+            },
+            children,
+        }
+    }
+
+    fn space() -> KnownSpace {
+        KnownSpace::new(
+            Session {
+                endpoint: "http://127.0.0.1/wip/".into(),
+                security_context: "test".into(),
+            },
+            SpaceLimits::default(),
+        )
+    }
+
+    fn observe(space: &mut KnownSpace, root: &str, tree: ObjectObservation) {
+        let id = space.begin_observe(&path(root));
+        let when = UNIX_EPOCH + Duration::from_secs(1_000);
+        space.complete_observe(id, &Ok(Reply::Success(tree)), when);
+    }
+
+    fn found(space: &KnownSpace, query: &str) -> Vec<String> {
+        space
+            .discover(&Path::root(), query, 10)
+            .into_iter()
+            .map(|hit| hit.path.as_str().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn what_the_journal_keeps_another_space_takes_back_stale_and_searchable() {
+        let mut first = space();
+        // Nothing is journalled before the journal is kept.
+        observe(&mut first, "/", node("", "root", Some(vec![])));
+        first.keep_journal();
+        assert!(first.take_changes().is_empty());
+        let tree = node(
+            "",
+            "root",
+            Some(vec![node(
+                "issues",
+                "all issues",
+                Some(vec![
+                    node("1", "login fails", None),
+                    node("2", "typo", None),
+                ]),
+            )]),
+        );
+        observe(&mut first, "/", tree);
+        first.note_mentioned([path("/issues/3")]);
+        let changes = first.take_changes();
+        let paths: Vec<&str> = changes.entries.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["/", "/issues", "/issues/1", "/issues/2"]);
+        assert_eq!(changes.returned, [path("/issues/3")]);
+        assert!(first.take_changes().is_empty(), "taken once");
+
+        let mut second = space();
+        assert_eq!(second.apply_saved(&changes), 4);
+        assert_eq!(found(&second, "login"), ["/issues/1"]);
+        assert!(second.is_discoverable(&path("/issues/2")));
+        assert!(
+            !second.is_discoverable(&path("/")),
+            "the root is listed, never searched"
+        );
+        let kept = second.object(&path("/issues/1")).expect("held");
+        assert_eq!(
+            kept.state,
+            ObservationState::Stale,
+            "kept data is never fresh"
+        );
+        assert_eq!(
+            kept.object.expect("an object").object_ref,
+            None,
+            "no ref is kept"
+        );
+        assert!(second.fresh_object(&path("/issues/1")).is_none());
+        // The evidence came along: /issues is marked for the next discover.
+        let stale = second.stale_listings(&Path::root(), UNIX_EPOCH, Duration::MAX);
+        assert_eq!(stale.len(), 1);
+        assert_eq!(stale[0].path, path("/issues"));
+        assert!(stale[0].marked);
+        // Taking the same back again changes nothing.
+        assert_eq!(second.apply_saved(&changes), 0);
+    }
+
+    #[test]
+    fn a_removal_is_journalled_and_taken_back_as_a_subtree_gone() {
+        let mut first = space();
+        first.keep_journal();
+        let issues = |children| {
+            node(
+                "",
+                "root",
+                Some(vec![node("issues", "all", Some(children))]),
+            )
+        };
+        observe(
+            &mut first,
+            "/",
+            issues(vec![node("1", "login fails", Some(vec![]))]),
+        );
+        let kept = first.take_changes();
+        observe(&mut first, "/", issues(vec![]));
+        let changes = first.take_changes();
+        assert_eq!(changes.removed, [path("/issues/1")]);
+
+        let mut second = space();
+        second.apply_saved(&kept);
+        assert_eq!(found(&second, "login"), ["/issues/1"]);
+        second.apply_saved(&changes);
+        assert!(found(&second, "login").is_empty());
+        assert_eq!(second.listed_at(&path("/issues/1")), None);
+    }
+
+    #[test]
+    fn a_later_batch_merged_in_wins_and_removals_take_earlier_entries_with_them() {
+        let entry = |at: &str, name: &str| SavedEntry {
+            path: path(at),
+            name: name.into(),
+            description: None,
+            interfaces: vec![],
+            discoverable: true,
+            listing: None,
+        };
+        let mut batch = SpaceChanges {
+            entries: vec![entry("/a", "old"), entry("/b/1", "b1")],
+            ..SpaceChanges::default()
+        };
+        batch.merge(SpaceChanges {
+            entries: vec![entry("/a", "new")],
+            removed: vec![path("/b")],
+            ..SpaceChanges::default()
+        });
+        assert_eq!(batch.entries, [entry("/a", "new")]);
+        assert_eq!(batch.removed, [path("/b")]);
+    }
+}
