@@ -207,15 +207,19 @@ async fn two_commands_writing_at_once_lose_nothing() {
         wip(
             &server,
             &store.0,
-            &["discover", "login", "--scope", "/projects"]
+            &["discover", "login", "--scope", "/projects/wip"]
         ),
     );
-    succeeded(&people);
-    succeeded(&projects);
+    let first = [succeeded(&people), succeeded(&projects)];
     let observes = server.counters().observe;
-    for scope in ["/people", "/projects"] {
+    for scope in ["/people", "/projects/wip"] {
         let again = succeeded(&wip(&server, &store.0, &["discover", "a", "--scope", scope]).await);
-        assert!(again.contains("0 observes sent now;"), "{scope}:\n{again}");
+        assert!(
+            again.contains("0 observes sent now;"),
+            "{scope}:\n{again}\nafter:\n{}\n{}",
+            first[0],
+            first[1]
+        );
     }
     assert_eq!(
         server.counters().observe,
