@@ -80,6 +80,9 @@ fn succeeded(output: &Output) -> String {
     out
 }
 
+/// A way to damage a store file's bytes.
+type Damage = fn(&mut Vec<u8>);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_discover_answers_from_the_store_and_a_call_in_between_is_seen() {
     let server = host().await;
@@ -156,7 +159,7 @@ async fn max_age_zero_observes_every_listing_again() {
 async fn a_damaged_store_is_set_aside_with_one_warning_and_rebuilt() {
     let server = host().await;
     let store = Store::new("damaged");
-    let damages: [(&str, fn(&mut Vec<u8>)); 2] = [
+    let damages: [(&str, Damage); 2] = [
         ("truncated", |bytes| bytes.truncate(bytes.len() * 2 / 3)),
         ("corrupt", |bytes| {
             let middle = bytes.len() / 2;

@@ -59,7 +59,7 @@ struct Inner {
     state: Mutex<State>,
     endpoint: String,
     /// The store the Discoverable Space is kept in, once [`Client::keep_in`] named one.
-    keeping: OnceLock<keeping::Keeping>,
+    keeping: OnceLock<crate::store_link::Keeping>,
 }
 
 /// An async WIP client for one session (endpoint + security context).

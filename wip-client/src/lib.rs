@@ -78,6 +78,7 @@ mod flight;
 mod refresh;
 pub mod space;
 mod store;
+mod store_link;
 #[cfg(test)]
 mod token_index;
 

@@ -28,7 +28,7 @@ use wip_client::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind, StorePo
 use wip_model::Path;
 
 use self::files::{SpaceFiles, Stamp};
-use crate::StoreOptions;
+use crate::options::StoreOptions;
 use crate::snapshot::Snapshot;
 
 /// Discoverable Spaces kept in a directory of this machine.
@@ -60,7 +60,7 @@ impl EmbeddedStore {
             inner: Arc::new(Inner {
                 directory: directory.to_owned(),
                 options,
-                holder: crate::holder_name(),
+                holder: crate::options::holder_name(),
                 seen: Mutex::new(HashMap::new()),
             }),
         })

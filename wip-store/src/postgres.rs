@@ -7,7 +7,7 @@ use wip_client::space::SpaceChanges;
 use wip_client::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind, StorePosition};
 use wip_model::Path;
 
-use crate::StoreOptions;
+use crate::options::StoreOptions;
 
 /// Discoverable Spaces kept in PostgreSQL.
 #[derive(Debug)]

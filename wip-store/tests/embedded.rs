@@ -40,6 +40,9 @@ fn store(folder: &Folder) -> EmbeddedStore {
     EmbeddedStore::open(&folder.0, StoreOptions::default()).expect("opens")
 }
 
+/// A way to damage a store file's bytes.
+type Damage = fn(&mut Vec<u8>);
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn keeps_the_store_contract() {
     let folder = Folder::new("contract");
@@ -53,7 +56,7 @@ async fn an_unreadable_file_is_set_aside_and_the_space_starts_again() {
     let store = store(&folder);
     let space = key(1);
     let file = folder.0.join("space1.space");
-    let damage: [(&str, fn(&mut Vec<u8>)); 4] = [
+    let damage: [(&str, Damage); 4] = [
         ("cut short", |bytes| bytes.truncate(bytes.len() / 2)),
         ("a flipped byte", |bytes| {
             let last = bytes.len() - 1;

@@ -127,7 +127,11 @@ impl Worldspace for Client {
                     store_unavailable: saved.is_err() || self.store_failure().is_some(),
                 },
                 failures: crawled.failures,
-                scope_object: space.object(&request.scope).and_then(|known| known.object),
+                scope_interfaces: space
+                    .object(&request.scope)
+                    .and_then(|known| known.object)
+                    .map(|object| object.interfaces)
+                    .unwrap_or_default(),
             }
         }))
     }

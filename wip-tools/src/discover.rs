@@ -153,9 +153,7 @@ fn owner(scope: &str, query: &str) -> String {
 /// Space holds them: pointing at one is no reason to observe anything.
 fn search_offers(scope: &Path, page: &SearchPage) -> Vec<(Path, InterfaceReference)> {
     let mut offers = Vec::new();
-    if let Some(object) = &page.scope_object {
-        offers.extend(search_like(&object.interfaces).map(|r| (scope.clone(), r.clone())));
-    }
+    offers.extend(search_like(&page.scope_interfaces).map(|r| (scope.clone(), r.clone())));
     for hit in &page.hits {
         offers.extend(search_like(&hit.object.interfaces).map(|r| (hit.path.clone(), r.clone())));
     }

@@ -343,7 +343,10 @@ impl Worldspace for FakeWorldspace {
             total,
             coverage,
             failures: Vec::new(),
-            scope_object: state.observed(&request.scope),
+            scope_interfaces: state
+                .observed(&request.scope)
+                .map(|object| object.interfaces)
+                .unwrap_or_default(),
         })
     }
 

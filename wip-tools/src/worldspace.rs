@@ -92,9 +92,9 @@ pub struct SearchPage {
     /// The Objects of the scope whose observe failed during this search's crawl, with why,
     /// shallow paths first. They stay unexplored, so a later search tries them again.
     pub failures: Vec<(Path, WorldspaceError)>,
-    /// The scope's own Object as last observed, when it is held: what it offers (a domain
-    /// search) without observing it again.
-    pub scope_object: Option<Object>,
+    /// The interfaces of the scope's own Object as last observed (empty when it is not held):
+    /// what it offers (a domain search) without observing it again.
+    pub scope_interfaces: Vec<InterfaceReference>,
 }
 
 /// One ranked entry.

@@ -1,64 +1,18 @@
 //! Keeping the Discoverable Space in a [`SpaceStore`]: taken in when the client starts keeping
 //! it, saved after what changed it, followed as other processes save theirs.
 //!
-//! What the journal gave is held here until a save of it succeeds, so a save that failed or
-//! was dropped at a deadline loses nothing: the next one sends it again. Saves of one client
-//! go one at a time, so an older batch never lands after a newer one.
+//! What the journal gave is held until a save of it succeeds (`store_link.rs`), so a save that
+//! failed or was dropped at a deadline loses nothing: the next one sends it again.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
 use wip_model::Path;
 
-use super::{Client, lock};
+use super::Client;
 use crate::space::SpaceChanges;
-use crate::store::{Kept, SpaceKey, SpaceStore, StoreError, StorePosition};
-
-/// A client's link to its store.
-pub(super) struct Keeping {
-    store: Arc<dyn SpaceStore>,
-    key: SpaceKey,
-    /// One save at a time; holds what no save has kept yet.
-    unsaved: tokio::sync::Mutex<SpaceChanges>,
-    link: Mutex<Link>,
-}
-
-/// What the client knows of its exchange with the store.
-#[derive(Debug, Default)]
-struct Link {
-    /// Where following goes on from; `None` until a load succeeded.
-    position: Option<StorePosition>,
-    /// The last exchange's failure, cleared by the next success.
-    failure: Option<StoreError>,
-}
-
-impl std::fmt::Debug for Keeping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Keeping")
-            .field("store", &self.store)
-            .field("key", &self.key)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Keeping {
-    fn link(&self) -> MutexGuard<'_, Link> {
-        lock(&self.link)
-    }
-
-    fn record<T>(&self, result: &Result<T, StoreError>) {
-        let mut link = self.link();
-        match result {
-            Ok(_) => link.failure = None,
-            Err(error) => {
-                if link.failure.is_none() {
-                    tracing::warn!(%error, "the store failed; answering from memory until it is back");
-                }
-                link.failure = Some(error.clone());
-            }
-        }
-    }
-}
+use crate::store::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind};
+use crate::store_link::Keeping;
 
 impl Client {
     /// Keeps this client's Discoverable Space in `store` under `key`: takes in what the store
@@ -86,15 +40,9 @@ impl Client {
         store: Arc<dyn SpaceStore>,
         key: SpaceKey,
     ) -> Result<(), StoreError> {
-        let keeping = Keeping {
-            store,
-            key,
-            unsaved: tokio::sync::Mutex::new(SpaceChanges::default()),
-            link: Mutex::new(Link::default()),
-        };
-        if self.inner.keeping.set(keeping).is_err() {
+        if self.inner.keeping.set(Keeping::new(store, key)).is_err() {
             return Err(StoreError::new(
-                crate::store::StoreErrorKind::Misuse,
+                StoreErrorKind::Misuse,
                 "this client already keeps its Discoverable Space in a store",
             ));
         }
@@ -108,13 +56,13 @@ impl Client {
         let Some(keeping) = self.inner.keeping.get() else {
             return Ok(());
         };
-        let mut unsaved = keeping.unsaved.lock().await;
+        let mut unsaved = keeping.unsaved().lock().await;
         let changes = self.state().space.take_changes();
         unsaved.merge(changes);
         if unsaved.is_empty() {
             return Ok(());
         }
-        let result = keeping.store.save(&keeping.key, &unsaved).await;
+        let result = keeping.store().save(keeping.key(), &unsaved).await;
         keeping.record(&result);
         if result.is_ok() {
             *unsaved = SpaceChanges::default();
@@ -129,10 +77,10 @@ impl Client {
         let Some(keeping) = self.inner.keeping.get() else {
             return Ok(0);
         };
-        let Some(position) = keeping.link().position else {
+        let Some(position) = keeping.position() else {
             return self.reload().await;
         };
-        let result = keeping.store.changes_since(&keeping.key, position).await;
+        let result = keeping.store().changes_since(keeping.key(), position).await;
         keeping.record(&result);
         match result? {
             Some(kept) => Ok(self.take_in(keeping, kept)),
@@ -142,7 +90,7 @@ impl Client {
 
     /// Why the last exchange with the store failed, while it has not succeeded since.
     pub fn store_failure(&self) -> Option<StoreError> {
-        self.inner.keeping.get()?.link().failure.clone()
+        self.inner.keeping.get()?.failure()
     }
 
     /// Whether this client keeps its Discoverable Space in a store.
@@ -157,7 +105,7 @@ impl Client {
         let Some(keeping) = self.inner.keeping.get() else {
             return true;
         };
-        let result = keeping.store.lease(&keeping.key, path, ttl).await;
+        let result = keeping.store().lease(keeping.key(), path, ttl).await;
         keeping.record(&result);
         result.unwrap_or(true)
     }
@@ -166,18 +114,14 @@ impl Client {
         let Some(keeping) = self.inner.keeping.get() else {
             return Ok(0);
         };
-        let result = keeping.store.load(&keeping.key).await;
+        let result = keeping.store().load(keeping.key()).await;
         keeping.record(&result);
         Ok(self.take_in(keeping, result?))
     }
 
     fn take_in(&self, keeping: &Keeping, kept: Kept) -> usize {
         let changed = self.state().space.apply_saved(&kept.changes);
-        let mut link = keeping.link();
-        link.position = Some(
-            link.position
-                .map_or(kept.position, |at| at.max(kept.position)),
-        );
+        keeping.followed_to(kept.position);
         changed
     }
 }

@@ -22,7 +22,7 @@ use wip_model::{
 };
 
 use super::KnownSpace;
-use super::listings::ObservedAt;
+use super::kept::ObservedAt;
 use super::requests::Pending;
 use super::vocabulary::{CallOutcome, Completion, RequestId, SpaceError};
 use crate::discover::DiscoverDocument;

@@ -11,77 +11,12 @@
 //!   the same way. They are inputs: the Known Space never reads a clock.
 
 use std::cmp::Reverse;
-use std::num::NonZeroU64;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime};
 
 use wip_model::Path;
 
 use super::KnownSpace;
-
-/// When a listing was observed: milliseconds since the Unix epoch, never zero, so that an
-/// `Option` of it costs no more than the number.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ObservedAt(NonZeroU64);
-
-impl ObservedAt {
-    /// The instant `time`, to the millisecond; times before 1970 count as its first millisecond.
-    pub fn from_system_time(time: SystemTime) -> Self {
-        let millis = time.duration_since(UNIX_EPOCH).map_or(0, |since| {
-            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
-        });
-        Self::from_millis(millis)
-    }
-
-    /// The instant `millis` milliseconds after the Unix epoch (0 counts as 1).
-    pub fn from_millis(millis: u64) -> Self {
-        Self(NonZeroU64::new(millis).unwrap_or(NonZeroU64::MIN))
-    }
-
-    /// Milliseconds since the Unix epoch.
-    pub fn as_millis(self) -> u64 {
-        self.0.get()
-    }
-
-    /// The instant as a [`SystemTime`].
-    pub fn to_system_time(self) -> SystemTime {
-        UNIX_EPOCH + Duration::from_millis(self.0.get())
-    }
-
-    /// How long before `now` this was; zero for an instant at or after `now` (another
-    /// machine's clock may run ahead).
-    pub fn age(self, now: SystemTime) -> Duration {
-        now.duration_since(self.to_system_time())
-            .unwrap_or(Duration::ZERO)
-    }
-}
-
-/// A listing that a discover should observe again.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StaleListing {
-    /// The listed Object.
-    pub path: Path,
-    /// When its children were observed.
-    pub observed_at: ObservedAt,
-    /// Whether evidence marked it, rather than its age alone.
-    pub marked: bool,
-}
-
-/// A point in the order of a Known Space's requests: the requests begun after it are newer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RequestMark(u64);
-
-/// The listings at or below a scope, as a discover's coverage tells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ListingSummary {
-    /// Listings held.
-    pub listings: usize,
-    /// Those an observe begun after the [`RequestMark`] asked about brought.
-    pub observed_since: usize,
-    /// The oldest of the others: answered from the index, not observed since.
-    pub oldest_before: Option<ObservedAt>,
-    /// Listings that are stale by the maximum age asked about, or marked.
-    pub stale: usize,
-}
+use super::kept::{ListingSummary, ObservedAt, RequestMark, StaleListing};
 
 impl KnownSpace {
     /// The listings at or below `scope` that are marked, or older than `max_age` at `now`:
@@ -207,6 +142,8 @@ impl KnownSpace {
 
 #[cfg(test)]
 mod tests {
+    use std::time::UNIX_EPOCH;
+
     use wip_model::{Object, ObjectObservation, Validator};
 
     use super::*;

@@ -62,6 +62,7 @@ mod dump;
 mod eviction;
 mod interfaces;
 mod interned;
+mod kept;
 mod listings;
 mod mentions;
 mod objects;
@@ -76,18 +77,20 @@ use std::num::NonZeroUsize;
 
 use wip_model::{InterfaceReference, Object, Path, ScopeRef, Str, ValidDescriptor, Validator};
 
-pub use self::listings::{ListingSummary, ObservedAt, RequestMark, StaleListing};
+pub use self::kept::{
+    ListingSummary, ObservedAt, RequestMark, SavedEntry, SavedInterface, SavedListing,
+    SpaceChanges, StaleListing,
+};
 pub use self::outcome::{CallError, CallSuccess, ClientError, UnknownReason};
 pub(crate) use self::outcome::{classify_call, settle};
-pub use self::saved::{SavedEntry, SavedInterface, SavedListing, SpaceChanges};
 pub use self::vocabulary::{CallOutcome, Completion, ObservationState, RequestId, SpaceError};
 
 use self::interfaces::{InterfaceEntry, Interfaces};
+use self::kept::{Journal, KeptOperations};
 use self::mentions::Mentions;
 use self::objects::Objects;
 use self::pins::Pins;
 use self::requests::Requests;
-use self::saved::{Journal, KeptOperations};
 use crate::bm25::Bm25Index;
 use crate::discover::{DiscoverHit, DiscoverIndex};
 use crate::http::Endpoint;

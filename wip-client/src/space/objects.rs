@@ -21,9 +21,9 @@ use wip_model::{InterfaceReference, Object, ObjectObservation, ObjectRef, Path, 
 
 use super::eviction::{Lru, Slot};
 use super::interned::Interned;
-use super::listings::ObservedAt;
+use super::kept::ObservedAt;
+use super::kept::SavedEntry;
 use super::requests::Observation;
-use super::saved::SavedEntry;
 use super::vocabulary::RequestId;
 
 /// One Object entry.

@@ -11,170 +11,13 @@
 //! - The journal records a removal only when the Host said so (a listing without the child, a
 //!   `not_found`); eviction from memory removes nothing that is kept.
 
-use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use wip_model::{InterfaceReference, Path, Str};
 
 use super::KnownSpace;
-use super::listings::ObservedAt;
+use super::kept::{SavedEntry, SavedInterface, SavedListing, SpaceChanges};
 use crate::discover::DiscoverOperation;
-
-/// One entry as it is kept.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SavedEntry {
-    /// The entry's path.
-    pub path: Path,
-    /// The Object's name.
-    pub name: Str,
-    /// The Object's description.
-    pub description: Option<Str>,
-    /// The Object's interfaces, in the Host's order.
-    pub interfaces: Vec<InterfaceReference>,
-    /// Whether it came back as a child of an observe (and is searched).
-    pub discoverable: bool,
-    /// Its children, when they were observed.
-    pub listing: Option<SavedListing>,
-}
-
-/// The children of a kept entry.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SavedListing {
-    /// The child names in the Host's order.
-    pub children: Vec<Str>,
-    /// When they were observed.
-    pub observed_at: ObservedAt,
-    /// Whether evidence marked the listing for the next discover to observe again.
-    pub marked: bool,
-}
-
-/// The operations the index knows of one interface.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SavedInterface {
-    /// The interface.
-    pub reference: InterfaceReference,
-    /// Its operations' names and summaries.
-    pub operations: Vec<DiscoverOperation>,
-}
-
-/// A batch of changes to a kept Discoverable Space: entries written, subtrees removed (each
-/// path with everything below it), interfaces' operations written, and the evidence calls gave.
-///
-/// A store applies a batch in that order, and the evidence by the rule of
-/// [`KnownSpace::note_mentioned`] and of a call that changed its Object: the listing of a
-/// `returned` path's parent is marked unless its children name the path; the listing of a
-/// `changed` path's parent and its own are marked. A mark is cleared only by an entry written
-/// with an unmarked listing.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct SpaceChanges {
-    /// Entries added or replaced.
-    pub entries: Vec<SavedEntry>,
-    /// Paths removed, each with everything below it.
-    pub removed: Vec<Path>,
-    /// Interfaces whose operations were added or replaced.
-    pub interfaces: Vec<SavedInterface>,
-    /// Entry paths calls returned.
-    pub returned: Vec<Path>,
-    /// Objects calls changed.
-    pub changed: Vec<Path>,
-}
-
-impl SpaceChanges {
-    /// Appends the batch `later` to this one, as if this were applied first and `later` after
-    /// it: an entry written here under a path `later` removes goes, an entry or interface
-    /// written again keeps its later form.
-    pub fn merge(&mut self, later: SpaceChanges) {
-        let SpaceChanges {
-            entries,
-            removed,
-            interfaces,
-            returned,
-            changed,
-        } = later;
-        for path in &removed {
-            self.entries
-                .retain(|entry| !path.is_ancestor_or_self_of(&entry.path));
-        }
-        self.removed.extend(removed);
-        for entry in entries {
-            match self.entries.iter_mut().find(|held| held.path == entry.path) {
-                Some(held) => *held = entry,
-                None => self.entries.push(entry),
-            }
-        }
-        for interface in interfaces {
-            match self
-                .interfaces
-                .iter_mut()
-                .find(|held| held.reference == interface.reference)
-            {
-                Some(held) => *held = interface,
-                None => self.interfaces.push(interface),
-            }
-        }
-        self.returned.extend(returned);
-        self.changed.extend(changed);
-    }
-
-    /// Whether the batch changes nothing.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-            && self.removed.is_empty()
-            && self.interfaces.is_empty()
-            && self.returned.is_empty()
-            && self.changed.is_empty()
-    }
-}
-
-/// What changed since the journal was last taken; off until
-/// [`KnownSpace::keep_journal`] turns it on, so a space nobody keeps pays nothing.
-#[derive(Debug, Default)]
-pub(super) struct Journal {
-    on: bool,
-    written: BTreeSet<Path>,
-    removed: BTreeSet<Path>,
-    interfaces: BTreeSet<InterfaceReference>,
-    returned: Vec<Path>,
-    changed: Vec<Path>,
-}
-
-impl Journal {
-    pub(super) fn written(&mut self, path: &Path) {
-        if self.on {
-            self.written.insert(path.clone());
-        }
-    }
-
-    /// The subtree at `path` left the Discoverable Space.
-    pub(super) fn removed(&mut self, path: &Path) {
-        if self.on {
-            self.written
-                .retain(|written| !path.is_ancestor_or_self_of(written));
-            self.removed.insert(path.clone());
-        }
-    }
-
-    pub(super) fn interface(&mut self, reference: &InterfaceReference) {
-        if self.on {
-            self.interfaces.insert(reference.clone());
-        }
-    }
-
-    /// A call returned the entry `path`; kept whether or not this space holds its parent's
-    /// listing, since the store may.
-    pub(super) fn returned(&mut self, path: &Path) {
-        if self.on {
-            self.returned.push(path.clone());
-        }
-    }
-
-    /// A call changed the Object at `path`.
-    pub(super) fn changed(&mut self, path: &Path) {
-        if self.on {
-            self.changed.push(path.clone());
-        }
-    }
-}
 
 impl KnownSpace {
     /// From now on, the space journals what changes in its Discoverable Space, for
@@ -351,10 +194,6 @@ impl KnownSpace {
     }
 }
 
-/// The operations of interfaces as kept runs knew them, for entries whose descriptors this run
-/// has not fetched.
-pub(super) type KeptOperations = HashMap<InterfaceReference, Arc<[DiscoverOperation]>>;
-
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, UNIX_EPOCH};
@@ -496,28 +335,5 @@ mod tests {
         second.apply_saved(&changes);
         assert!(found(&second, "login").is_empty());
         assert_eq!(second.listed_at(&path("/issues/1")), None);
-    }
-
-    #[test]
-    fn a_later_batch_merged_in_wins_and_removals_take_earlier_entries_with_them() {
-        let entry = |at: &str, name: &str| SavedEntry {
-            path: path(at),
-            name: name.into(),
-            description: None,
-            interfaces: vec![],
-            discoverable: true,
-            listing: None,
-        };
-        let mut batch = SpaceChanges {
-            entries: vec![entry("/a", "old"), entry("/b/1", "b1")],
-            ..SpaceChanges::default()
-        };
-        batch.merge(SpaceChanges {
-            entries: vec![entry("/a", "new")],
-            removed: vec![path("/b")],
-            ..SpaceChanges::default()
-        });
-        assert_eq!(batch.entries, [entry("/a", "new")]);
-        assert_eq!(batch.removed, [path("/b")]);
     }
 }

@@ -412,7 +412,7 @@ mod tests {
                 "byte {at} flipped"
             );
         }
-        let mut other = file.clone();
+        let mut other = file;
         other[8..12].copy_from_slice(&2u32.to_le_bytes());
         assert_eq!(decode(&other), Err(Unreadable::Version(2)));
     }
