@@ -23,6 +23,9 @@ mod read;
 mod save;
 mod schema;
 
+#[cfg(test)]
+mod differential;
+
 use std::fmt;
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
