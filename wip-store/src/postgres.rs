@@ -38,7 +38,7 @@ use wip_client::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind, StorePo
 use wip_model::Path;
 
 use self::bound::Bound;
-use crate::StoreOptions;
+use crate::options::StoreOptions;
 
 /// Idle connections a handle keeps: one for saves, one for following, one for leases, with
 /// room to spare. More are opened while calls overlap, and closed after.
@@ -100,7 +100,7 @@ impl PostgresStore {
             database: describe(&config),
             config,
             bound: Bound::new(options.timeout),
-            holder: crate::holder_name(),
+            holder: crate::holder::holder_name(),
             idle: Mutex::new(Vec::new()),
         };
         let client = store.open().await?;
