@@ -392,7 +392,7 @@ pub(crate) async fn leases(a: &dyn SpaceStore, b: &dyn SpaceStore) {
     // A short lease runs out by itself.
     let short = path("/short");
     assert!(
-        a.lease(&space, &short, Duration::from_millis(300))
+        a.lease(&space, &short, Duration::from_secs(2))
             .await
             .expect("lease")
     );
