@@ -60,7 +60,7 @@ impl EmbeddedStore {
             inner: Arc::new(Inner {
                 directory: directory.to_owned(),
                 options,
-                holder: crate::options::holder_name(),
+                holder: crate::holder::holder_name(),
                 seen: Mutex::new(HashMap::new()),
             }),
         })

@@ -26,6 +26,7 @@
 //! ```
 
 mod embedded;
+mod holder;
 mod options;
 mod postgres;
 mod snapshot;

@@ -1,5 +1,4 @@
-//! The settings of a store, and the names its handles go by. A leaf, so that the backends and
-//! the crate's root both use it.
+//! The settings of a store.
 
 /// Settings of a store. Start from [`StoreOptions::default`] and set what differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,15 +18,4 @@ impl Default for StoreOptions {
             timeout: std::time::Duration::from_secs(5),
         }
     }
-}
-
-/// A random name for one store handle, so that leases tell handles apart.
-pub(crate) fn holder_name() -> String {
-    let mut bytes = [0u8; 12];
-    // Without the system's randomness the handle's lease name is its process's, which still
-    // tells processes apart.
-    if getrandom::getrandom(&mut bytes).is_err() {
-        return format!("pid-{}", std::process::id());
-    }
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }

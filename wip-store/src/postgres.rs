@@ -1,49 +1,231 @@
-//! The PostgreSQL backend (being written).
+//! The PostgreSQL backend: Discoverable Spaces that replicas of `wip mcp` share through one
+//! database. The tables are described in `postgres/schema.rs`.
+//!
+//! A handle keeps a few idle connections. A call takes one, or opens one (connect, session
+//! limits, migrations), and gives it back only when its work succeeded: a connection whose
+//! work failed, ran past the timeout or was dropped midway is closed, PostgreSQL rolls back
+//! what it had begun, and the next call opens a fresh one. That is also how a handle comes
+//! back after the database restarts.
+//!
+//! Every exchange (connecting, each statement, each result read) is bounded by
+//! [`StoreOptions::timeout`] on this side, and each statement by `statement_timeout` on the
+//! server's, so a database that is down or stuck gives [`StoreErrorKind::Unavailable`], never
+//! a hang.
+//!
+//! TLS to the database is not supported yet: the connection is plain TCP (or a Unix socket),
+//! for a database on loopback or a private network; a URL with `sslmode=require` is refused.
+//! A password in the URL is used to log in and is never logged, stored or shown by `Debug`.
 
+mod bound;
+mod codec;
+mod lease;
+mod read;
+mod save;
+mod schema;
+
+#[cfg(test)]
+mod differential;
+
+use std::fmt;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use tokio_postgres::config::{Host, SslMode};
+use tokio_postgres::{Client, Config, NoTls};
 use wip_client::space::SpaceChanges;
 use wip_client::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind, StorePosition};
 use wip_model::Path;
 
+use self::bound::Bound;
 use crate::options::StoreOptions;
 
-/// Discoverable Spaces kept in PostgreSQL.
-#[derive(Debug)]
-pub struct PostgresStore {}
+/// Idle connections a handle keeps: one for saves, one for following, one for leases, with
+/// room to spare. More are opened while calls overlap, and closed after.
+const MAX_IDLE: usize = 4;
+
+/// Discoverable Spaces kept in PostgreSQL, shared by every handle on the same database.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), wip_client::StoreError> {
+/// use wip_store::{PostgresStore, StoreOptions};
+///
+/// let store = PostgresStore::connect("postgres://wip@127.0.0.1:5432/wip", StoreOptions::default())
+///     .await?;
+/// # Ok(())
+/// # }
+/// ```
+pub struct PostgresStore {
+    config: Config,
+    bound: Bound,
+    /// This handle's name in leases.
+    holder: String,
+    /// Where the database is, for `Debug`: user, hosts and database, no password.
+    database: String,
+    idle: Mutex<Vec<Client>>,
+}
 
 impl PostgresStore {
-    /// Connects to `url`.
-    pub async fn connect(_url: &str, _options: StoreOptions) -> Result<Self, StoreError> {
-        Err(StoreError::new(
-            StoreErrorKind::Unavailable,
-            "the PostgreSQL store is not built yet",
-        ))
+    /// Connects to the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DB`) and
+    /// brings its schema to this build's version.
+    ///
+    /// A URL that cannot be read, or that asks for TLS, is [`StoreErrorKind::Misuse`]; a
+    /// database that cannot be reached or refuses the login is
+    /// [`StoreErrorKind::Unavailable`].
+    pub async fn connect(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
+        let mut config: Config = url.parse().map_err(|error| {
+            StoreError::new(
+                StoreErrorKind::Misuse,
+                format!("the PostgreSQL URL cannot be read: {error}"),
+            )
+        })?;
+        if config.get_ssl_mode() == SslMode::Require {
+            return Err(StoreError::new(
+                StoreErrorKind::Misuse,
+                "TLS to PostgreSQL is not supported yet: reach the database over loopback or a \
+                 private network, without sslmode=require",
+            ));
+        }
+        if config.get_hosts().is_empty() {
+            return Err(StoreError::new(
+                StoreErrorKind::Misuse,
+                "the PostgreSQL URL names no host",
+            ));
+        }
+        config.connect_timeout(options.timeout);
+        if config.get_application_name().is_none() {
+            config.application_name("wip");
+        }
+        let store = Self {
+            database: describe(&config),
+            config,
+            bound: Bound::new(options.timeout),
+            holder: crate::holder::holder_name(),
+            idle: Mutex::new(Vec::new()),
+        };
+        let client = store.open().await?;
+        store.give_back(client);
+        Ok(store)
+    }
+
+    async fn open(&self) -> Result<Client, StoreError> {
+        let bound = self.bound.doing("connecting to PostgreSQL");
+        let (mut client, connection) = bound.run(self.config.connect(NoTls)).await?;
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::debug!(%error, "a connection to PostgreSQL ended");
+            }
+        });
+        // The server stops what this side gave up on, and a transaction left open by a
+        // connection that went quiet does not hold its locks for long.
+        let millis = self.bound.timeout().as_millis().clamp(1, i32::MAX as u128);
+        bound
+            .run(client.batch_execute(&format!(
+                "SET statement_timeout = {millis}; SET idle_in_transaction_session_timeout = {millis}"
+            )))
+            .await?;
+        schema::migrate(&mut client, self.bound).await?;
+        Ok(client)
+    }
+
+    /// An open connection: an idle one, else a new one.
+    async fn take(&self) -> Result<Client, StoreError> {
+        loop {
+            let idle = self
+                .idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .pop();
+            match idle {
+                Some(client) if !client.is_closed() => return Ok(client),
+                Some(_) => continue,
+                None => return self.open().await,
+            }
+        }
+    }
+
+    fn give_back(&self, client: Client) {
+        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+        if idle.len() < MAX_IDLE && !client.is_closed() {
+            idle.push(client);
+        }
+    }
+}
+
+/// `user@host:port/database`, without the password.
+fn describe(config: &Config) -> String {
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .enumerate()
+        .map(|(at, host)| {
+            let host = match host {
+                Host::Tcp(name) => name.clone(),
+                Host::Unix(directory) => directory.display().to_string(),
+            };
+            match config.get_ports().get(at).or(config.get_ports().first()) {
+                Some(port) => format!("{host}:{port}"),
+                None => host,
+            }
+        })
+        .collect();
+    format!(
+        "{}@{}/{}",
+        config.get_user().unwrap_or(""),
+        hosts.join(","),
+        config.get_dbname().unwrap_or("")
+    )
+}
+
+impl fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PostgresStore")
+            .field("database", &self.database)
+            .field("holder", &self.holder)
+            .field("timeout", &self.bound.timeout())
+            .finish_non_exhaustive()
     }
 }
 
 #[async_trait]
 impl SpaceStore for PostgresStore {
-    async fn load(&self, _space: &SpaceKey) -> Result<Kept, StoreError> {
-        unreachable!()
+    async fn load(&self, space: &SpaceKey) -> Result<Kept, StoreError> {
+        let mut client = self.take().await?;
+        let kept = read::load(&mut client, space, self.bound).await?;
+        self.give_back(client);
+        Ok(kept)
     }
-    async fn save(&self, _space: &SpaceKey, _changes: &SpaceChanges) -> Result<(), StoreError> {
-        unreachable!()
+
+    async fn save(&self, space: &SpaceKey, changes: &SpaceChanges) -> Result<(), StoreError> {
+        if changes.is_empty() {
+            return Ok(());
+        }
+        let mut client = self.take().await?;
+        save::save(&mut client, space, changes, self.bound).await?;
+        self.give_back(client);
+        Ok(())
     }
+
     async fn changes_since(
         &self,
-        _space: &SpaceKey,
-        _position: StorePosition,
+        space: &SpaceKey,
+        position: StorePosition,
     ) -> Result<Option<Kept>, StoreError> {
-        unreachable!()
+        let mut client = self.take().await?;
+        let kept = read::changes_since(&mut client, space, position, self.bound).await?;
+        self.give_back(client);
+        Ok(kept)
     }
+
     async fn lease(
         &self,
-        _space: &SpaceKey,
-        _path: &Path,
-        _ttl: Duration,
+        space: &SpaceKey,
+        path: &Path,
+        ttl: Duration,
     ) -> Result<bool, StoreError> {
-        unreachable!()
+        let client = self.take().await?;
+        let granted = lease::lease(&client, space, path, ttl, &self.holder, self.bound).await?;
+        self.give_back(client);
+        Ok(granted)
     }
 }

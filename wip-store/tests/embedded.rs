@@ -1,13 +1,14 @@
 //! The embedded store: the shared `SpaceStore` suite on two handles of one directory, and what
 //! only files can do to it (a damaged, cut or foreign file; the size cap; the modes).
 
-mod support {
-    pub(crate) mod conformance;
-}
+#[allow(dead_code, reason = "shared with other test crates, each using a part")]
+#[path = "support/contract.rs"]
+#[macro_use]
+mod contract;
 
 use std::path::PathBuf;
 
-use support::conformance::{self, entry, written};
+use wip_client::space::SavedEntry;
 use wip_client::{SpaceKey, SpaceStore};
 use wip_store::{EmbeddedStore, StoreOptions};
 
@@ -43,11 +44,23 @@ fn store(folder: &Folder) -> EmbeddedStore {
 /// A way to damage a store file's bytes.
 type Damage = fn(&mut Vec<u8>);
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn keeps_the_store_contract() {
-    let folder = Folder::new("contract");
-    let (a, b) = (store(&folder), store(&folder));
-    conformance::run(&a, &b, key).await;
+/// A fresh directory and `N` handles on it, as `N` processes would open it.
+async fn handles<const N: usize>() -> (Folder, [EmbeddedStore; N]) {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let folder = Folder::new(&format!("contract-{n}"));
+    let stores = std::array::from_fn(|_| store(&folder));
+    (folder, stores)
+}
+
+contract_tests!(handles);
+
+fn entry(at: &str) -> SavedEntry {
+    contract::entry(at)
+}
+
+fn written(entries: Vec<SavedEntry>) -> wip_client::space::SpaceChanges {
+    contract::writes(entries)
 }
 
 #[tokio::test]
@@ -67,7 +80,7 @@ async fn an_unreadable_file_is_set_aside_and_the_space_starts_again() {
     ];
     for (case, damage) in damage {
         store
-            .save(&space, &written(vec![entry("/a", None)]))
+            .save(&space, &written(vec![entry("/a")]))
             .await
             .expect("save");
         let mut bytes = std::fs::read(&file).expect("the space file");
@@ -81,7 +94,7 @@ async fn an_unreadable_file_is_set_aside_and_the_space_starts_again() {
         assert!(!file.exists(), "{case}: the file was set aside");
         // The next save starts the space again.
         store
-            .save(&space, &written(vec![entry("/b", None)]))
+            .save(&space, &written(vec![entry("/b")]))
             .await
             .expect("save");
         let kept = store.load(&space).await.expect("load");
@@ -105,7 +118,7 @@ async fn a_write_cut_off_before_its_rename_leaves_the_kept_space_whole() {
     let store = store(&folder);
     let space = key(1);
     store
-        .save(&space, &written(vec![entry("/a", None)]))
+        .save(&space, &written(vec![entry("/a")]))
         .await
         .expect("save");
     // A writer killed mid-write leaves its temporary file, never a half-written space.
@@ -113,7 +126,7 @@ async fn a_write_cut_off_before_its_rename_leaves_the_kept_space_whole() {
     let kept = store.load(&space).await.expect("load");
     assert_eq!(kept.changes.entries.len(), 1);
     store
-        .save(&space, &written(vec![entry("/b", None)]))
+        .save(&space, &written(vec![entry("/b")]))
         .await
         .expect("the next writer replaces the temporary file");
     assert_eq!(
@@ -136,7 +149,7 @@ async fn past_the_size_cap_the_spaces_used_least_recently_go() {
             .map(|m| m.len())
             .ok()
     };
-    let batch = written((0..50).map(|n| entry(&format!("/e/{n}"), None)).collect());
+    let batch = written((0..50).map(|n| entry(&format!("/e/{n}"))).collect());
     let mut options = StoreOptions::default();
     {
         let probe = store(&folder);
@@ -166,13 +179,13 @@ async fn files_are_private_to_their_user() {
     let folder = Folder::new("modes");
     let store = store(&folder);
     store
-        .save(&key(1), &written(vec![entry("/a", None)]))
+        .save(&key(1), &written(vec![entry("/a")]))
         .await
         .expect("save");
     store
         .lease(
             &key(1),
-            &conformance::path("/a"),
+            &contract::path("/a"),
             std::time::Duration::from_secs(1),
         )
         .await

@@ -96,9 +96,10 @@ const TEST_PEERS: [(&[&str], &str); 3] = [
 ];
 
 /// Installs the test peers that are missing from Debian's packages (with sudo unless root), so a
-/// fresh machine is set up by `cargo xtask ci` alone.
+/// fresh machine is set up by `cargo xtask ci` alone. PostgreSQL too: wip-store's tests start
+/// a real server of their own with its programs.
 fn install_test_peers() -> Result<()> {
-    let missing: Vec<&str> = TEST_PEERS
+    let mut missing: Vec<&str> = TEST_PEERS
         .iter()
         .filter(|(probe, _)| {
             !Command::new(probe[0])
@@ -110,6 +111,9 @@ fn install_test_peers() -> Result<()> {
         })
         .map(|(_, package)| *package)
         .collect();
+    if !postgres_installed() {
+        missing.push("postgresql");
+    }
     if missing.is_empty() {
         return Ok(());
     }
@@ -143,6 +147,24 @@ fn install_test_peers() -> Result<()> {
     let mut install = vec!["install", "-y", "-q"];
     install.extend(&missing);
     apt(&install)
+}
+
+/// Whether PostgreSQL's server programs are where the tests look for them
+/// (`wip-store/tests/support/postgres.rs`): on PATH, or in Debian's
+/// `/usr/lib/postgresql/VERSION/bin`, which is off PATH.
+fn postgres_installed() -> bool {
+    let on_path = Command::new("initdb")
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    on_path
+        || std::fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|version| version.path().join("bin").join("initdb").is_file())
 }
 
 fn golden(args: &[String]) -> Result<()> {
