@@ -110,7 +110,7 @@ pub(crate) const DISCOVER: &[Argument] = &[
         "limit",
         Kind::Count,
         Presence::Optional,
-        "At most this many entries (default 10).",
+        "At most this many entries in the page, 1 to 50 (default 10); the cursor gives the next page.",
     ),
     argument(
         "cursor",
@@ -286,6 +286,15 @@ mod tests {
                 assert!(properties.contains_key(argument.name), "{}", argument.name);
             }
         }
+    }
+
+    #[test]
+    fn the_limit_states_the_range_its_schema_and_discover_check() {
+        let limit = DISCOVER.iter().find(|argument| argument.name == "limit");
+        let description = limit.map(|argument| argument.description).unwrap();
+        let range = format!("1 to {DEFAULT_MAX_LIMIT}");
+        assert!(description.contains(&range), "{description}");
+        assert_eq!(Kind::Count.schema()["maximum"], DEFAULT_MAX_LIMIT);
     }
 
     #[test]
