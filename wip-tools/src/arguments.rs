@@ -85,12 +85,12 @@ const fn argument(
     }
 }
 
-const TARGET: &str = "The entry: a canonical absolute path such as \"/issues/1\".";
+const TARGET: &str = "The entry: a canonical absolute path such as \"/projects/wip/1\".";
 
 const CURSOR: &str = "Only to read the rest of a truncated result: the cursor it gave, with the same other arguments. Nothing runs again.";
 
 /// The operation argument of invoke: what it takes.
-pub(crate) const OPERATION: &str = "The complete notation from inspect (such as /::issue.lifecycle#close), or a bare operation name declared by exactly one interface of the target.";
+pub(crate) const OPERATION: &str = "The complete notation from inspect (such as /::issue.read#read), or a bare operation name declared by exactly one interface of the target.";
 
 /// discover's arguments.
 pub(crate) const DISCOVER: &[Argument] = &[
@@ -98,7 +98,7 @@ pub(crate) const DISCOVER: &[Argument] = &[
         "scope",
         Kind::Text,
         Presence::Required,
-        "A canonical absolute path to search under, such as \"/\" or \"/issues\".",
+        "A canonical absolute path to search under, such as \"/\" or \"/projects\".",
     ),
     argument(
         "query",

@@ -91,7 +91,7 @@ impl<W: Worldspace> Tools<W> {
                 return rejected(
                     "scope",
                     &format!(
-                        "{} is not a canonical absolute path such as \"/\" or \"/issues\": {error}",
+                        "{} is not a canonical absolute path such as \"/\" or \"/projects\": {error}",
                         Quoted(&input.scope)
                     ),
                 );

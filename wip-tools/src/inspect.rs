@@ -231,7 +231,7 @@ pub(crate) fn parse_target(audience: Audience, target: &str) -> Result<Path, Too
             audience,
             "target",
             &format!(
-                "{} is not an entry: a target is a canonical absolute path such as \"/issues/1\" ({error})",
+                "{} is not an entry: a target is a canonical absolute path such as \"/projects/wip/1\" ({error})",
                 Quoted(target)
             ),
         )
