@@ -298,7 +298,7 @@ fn write_page(
             cursor,
         };
         audience.write_next_page(out, next)?;
-        out.write_str(".\n")?;
+        out.write_char('\n')?;
     }
     if !search_offers.is_empty() {
         out.write_str(

@@ -104,7 +104,8 @@ impl Audience {
     }
 
     /// Writes what to run for the next page of a discover: the same scope, query and limit (as
-    /// given, if it was) with `cursor`.
+    /// given, if it was) with `cursor`. A command line ends the sentence without a period, so
+    /// that the line copies whole into a shell.
     pub(crate) fn write_next_page<W: Write + ?Sized>(
         self,
         out: &mut W,
@@ -119,7 +120,7 @@ impl Audience {
         match self {
             Self::Model => write!(
                 out,
-                "call discover with the same scope and query and cursor \"{cursor}\""
+                "call discover with the same scope and query and cursor \"{cursor}\"."
             ),
             Self::Command => {
                 out.write_str("the next page: wip discover ")?;

@@ -164,7 +164,7 @@ fn a_command_pages_with_its_own_options_and_the_report_gives_the_cursor_the_text
         match &cursor {
             Some(next) => assert!(
                 report.output.text.contains(&format!(
-                    "; the next page: wip discover '' --scope '/issues' --limit 1 --cursor {next}.\n"
+                    "; the next page: wip discover '' --scope '/issues' --limit 1 --cursor {next}\n"
                 )),
                 "{}",
                 report.output.text
