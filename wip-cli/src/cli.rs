@@ -14,8 +14,10 @@ use wip_tools::{MIN_OUTPUT_TOKENS, ToolsConfig};
 #[command(name = "wip", version, about, long_about = None)]
 #[command(
     after_help = "Exit codes: 0 success, 1 transport or other failure (the deadline of --timeout \
-included), 2 usage or input error, 3 the Host returned a protocol error, 4 the outcome of a call \
-is unknown.\n\n\
+included), 2 usage or input error or a call the operator's policy refuses, 3 the Host returned a \
+protocol error, 4 the outcome of a call is unknown. With --format json a failure is also one \
+JSON document on stdout: {\"error\": {\"kind\", \"message\", \"exit_code\", \"next\"}}, with \
+\"code\" for a protocol error.\n\n\
 Try it on the sample Worldspace: `wip demo`, or `wip demo --serve` and point --endpoint at it."
 )]
 pub(crate) struct Cli {
@@ -40,7 +42,7 @@ pub(crate) struct GlobalOptions {
         hide_env_values = true
     )]
     pub(crate) token: Option<String>,
-    /// How results are printed on stdout.
+    /// How results are printed on stdout; with json, a failure too, as {"error": {…}}.
     #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
     pub(crate) format: Format,
     /// The deadline of the whole command in seconds (default 60): past it nothing more is sent,
@@ -185,25 +187,36 @@ pub(crate) enum Command {
         #[arg(long)]
         details: bool,
     },
-    /// Ranked entries of the Discoverable Space (crawls the scope first as needed).
-    #[command(after_help = "Example:\n  wip discover \"login bug\" --scope /projects --limit 5")]
+    /// Ranked entries of the Discoverable Space (crawls the scope first as needed), a page at a
+    /// time.
+    #[command(after_help = DISCOVER_HELP)]
     Discover {
         /// Words to rank entries by; an empty query lists the scope.
         query: String,
         /// The path to search under.
         #[arg(long, default_value = "/", value_name = "PATH")]
         scope: String,
-        /// At most this many entries.
-        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        /// At most this many entries in a page, 1 to 50 (default 10).
+        #[arg(long, value_name = "N")]
         limit: Option<u64>,
+        /// The page this cursor names: the one a page printed after `--cursor`, given with
+        /// the same QUERY, --scope and --limit.
+        #[arg(long, value_name = "CURSOR")]
+        cursor: Option<String>,
+        /// Every page, from the first (or the --cursor one) to the last, of what the first
+        /// page's crawl indexed; 50 entries a page unless --limit says otherwise.
+        #[arg(long)]
+        all: bool,
     },
     /// Run an operation once and print its result as JSON and the entries in it.
-    #[command(after_help = "Examples:\n  wip invoke /projects/wip/1 read\n  \
-wip invoke /projects/wip/1 /::issue.lifecycle#close '{\"reason\":\"duplicate\"}'")]
+    #[command(
+        after_help = "Examples:\n  wip invoke /projects/wip/1 /::issue.read#read\n  \
+wip invoke /projects/wip/2 close '{\"reason\":\"duplicate\"}'"
+    )]
     Invoke {
         /// A canonical absolute path.
         target: String,
-        /// The complete notation from inspect (/::issue.lifecycle#close), or a bare operation
+        /// The complete notation from inspect (such as /::issue.read#read), or a bare operation
         /// name that exactly one of the target's interfaces declares.
         operation: String,
         /// The input: a JSON object of named fields.
@@ -212,8 +225,8 @@ wip invoke /projects/wip/1 /::issue.lifecycle#close '{\"reason\":\"duplicate\"}'
     },
     /// The call-expression binding, one expression a line.
     #[command(after_help = "Examples:\n  \
-printf 'issue = \"/projects/wip/1\"\\nissue.read()\\n' | wip repl\n  \
-wip repl    # then: issue = \"/projects/wip/3\"   issue.close()   blocked = issue.close()\n\n\
+printf 'issue = \"/projects/wip/1\"\\nissue[/::issue.read#read]()\\n' | wip repl\n  \
+wip repl    # then: issue = \"/projects/wip/3\"   blocked = issue.close()   blocked.value\n\n\
 On a terminal, line editing and history; a failing line is reported and the session goes on. \
 Piped in, the first failing line stops the script with its exit code.")]
     Repl,
@@ -266,6 +279,15 @@ wip ptc --anthropic-tools /projects/wip/1 /people/alice > tools.json")]
     #[command(after_help = MCP_HELP)]
     Mcp(McpOptions),
 }
+
+/// What `wip discover --help` says after the options: how the pages go.
+const DISCOVER_HELP: &str = "Examples:\n  wip discover \"login form\" --scope /projects --limit 5\n  \
+wip discover \"\" --scope /projects/bulk --limit 20 --cursor page-eyJvIjoyMCwicSI6IiIsInMiOiIvcHJvamVjdHMvYnVsayJ9\n  \
+wip discover \"\" --scope /projects --all\n\n\
+A page that is not the last ends with the command line of the next: the same QUERY, --scope and \
+--limit with --cursor page-…, a cursor that encodes the scope, the query and where the next page \
+starts (it is not secret and does not expire). Each run crawls the scope within the same budget \
+first, so the pages of a Host that does not change follow on from each other.";
 
 /// What `wip mcp --help` says after the options: what is served and what is refused.
 const MCP_HELP: &str = "Examples:\n  wip mcp --endpoint http://127.0.0.1:8080/wip\n  \
@@ -402,7 +424,7 @@ pub(crate) enum RenderCommand {
     },
     /// The Interface signature of a Descriptor given as wire JSON.
     #[command(
-        after_help = "Example:\n  wip render interface lifecycle.json --scope / --name issue.lifecycle"
+        after_help = "Example:\n  wip render interface read.json --scope / --name issue.read"
     )]
     Interface {
         /// The file with the descriptor's JSON; `-` reads stdin.
@@ -423,8 +445,8 @@ pub(crate) enum RenderCommand {
 pub(crate) enum RefCommand {
     /// Parse a reference and print {"scope":…,"name":…,"operation":…}.
     #[command(
-        after_help = "Examples:\n  wip ref parse '/::issue.lifecycle#close'\n  \
-wip ref parse 'issue.read' --context-scope /github"
+        after_help = "Examples:\n  wip ref parse '/projects/wip::\"issue::lifecycle\"#close'\n  \
+wip ref parse 'issue.read#read' --context-scope /"
     )]
     Parse {
         /// The reference in the notation.
@@ -435,7 +457,7 @@ wip ref parse 'issue.read' --context-scope /github"
     },
     /// Print the short notation of an interface or operation.
     #[command(
-        after_help = "Example:\n  wip ref format --scope / --name issue.lifecycle --operation close"
+        after_help = "Example:\n  wip ref format --scope / --name issue.read --operation read"
     )]
     Format {
         /// The interface's scope.

@@ -9,33 +9,38 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use async_trait::async_trait;
 use tokio::sync::watch;
 use wip_client::{
-    Client, ConnectOptions, Endpoint, HttpTransport, NoIndex, Reply, SpaceKey, SpaceLimits,
-    Transport, TransportError,
+    Client, ConnectOptions, HttpTransport, NoIndex, Reply, SpaceKey, SpaceLimits, Transport,
+    TransportError,
 };
 use wip_model::{
     CallOperationRequest, CallOperationResponse, ErrorChain, FetchInterfaceRequest,
     FetchInterfaceResponse, ObserveRequest, ObserveResponse, ValidDescriptor,
 };
-use wip_tools::{Tools, ToolsConfig};
+use wip_tools::{Audience, Tools, ToolsConfig};
 
 use crate::cli::GlobalOptions;
+use crate::endpoint::EndpointCheck;
 use crate::failure::{Failure, Result};
 
-/// The client of one Host with what the command line gave, and its observe counter.
+/// The client of one Host with what the command line gave, its observe counter, and what its
+/// requests met at the endpoint.
 pub(crate) struct Connection {
     pub(crate) tools: Tools<Client>,
     pub(crate) progress: Progress,
     /// The key of this endpoint and token's Discoverable Space in a store.
     pub(crate) space: SpaceKey,
+    pub(crate) endpoint: Arc<EndpointCheck>,
 }
 
-/// The tools' settings for a person at a terminal: the defaults, but no output is cut, since a
-/// person has no cursor to read the rest with, and the whole command's deadline.
+/// The tools' settings for a person or a script running a command: the defaults, but no output
+/// is cut, since a command keeps no rest to read with a cursor, the whole command's deadline,
+/// and the command's words for its arguments and options.
 pub(crate) fn terminal_config(global: &GlobalOptions) -> ToolsConfig {
     ToolsConfig {
         max_output_tokens: usize::MAX,
         deadline: Some(global.command_timeout()),
         max_age: global.store.max_age(),
+        audience: Audience::Command,
         ..ToolsConfig::default()
     }
 }
@@ -164,7 +169,8 @@ pub(crate) fn connect(
     let policy = crate::policy::load(&global.policy)?;
     let Some(endpoint) = global.endpoint.as_deref() else {
         return Err(Failure::input(
-            "no endpoint: give --endpoint URL or set WIP_ENDPOINT (try `wip demo --serve`)",
+            "no endpoint: give --endpoint URL or set WIP_ENDPOINT\nnext: `wip demo --serve` \
+             starts the sample Host and prints its endpoint.",
         ));
     };
     let mut connection = connect_to(endpoint, global.token.as_deref(), config, discovery, space)?;
@@ -188,12 +194,8 @@ pub(crate) fn connect_to(
     discovery: Discovery,
     space: SpaceLimits,
 ) -> Result<Connection> {
-    let parsed = Endpoint::parse(endpoint).map_err(|error| {
-        Failure::input(format!(
-            "invalid endpoint {}: {error}",
-            wip_refs::Quoted(endpoint)
-        ))
-    })?;
+    let parsed = crate::endpoint::parse(endpoint)?;
+    let check = Arc::new(EndpointCheck::new(endpoint, &parsed));
     let mut options = ConnectOptions::default();
     options.http.bearer_token = token.map(str::to_owned);
     options.client.space = space;
@@ -206,6 +208,7 @@ pub(crate) fn connect_to(
     let transport = Counting {
         inner: http,
         progress: progress.clone(),
+        endpoint: Arc::clone(&check),
     };
     let client = match discovery {
         Discovery::Indexed => Client::new(Arc::new(transport), session, options.client),
@@ -220,14 +223,27 @@ pub(crate) fn connect_to(
         tools: Tools::with_config(client, config),
         progress,
         space,
+        endpoint: check,
     })
 }
 
 /// A transport that counts answered observes and the Objects they held, for the connection and
-/// for the current [`CallScope`], and sends nothing for a cancelled one.
+/// for the current [`CallScope`], sends nothing for a cancelled one, and tells the endpoint's
+/// check how every request ended.
 struct Counting {
     inner: HttpTransport,
     progress: Progress,
+    endpoint: Arc<EndpointCheck>,
+}
+
+impl Counting {
+    fn checked<T>(
+        &self,
+        reply: Result<Reply<T>, TransportError>,
+    ) -> Result<Reply<T>, TransportError> {
+        self.endpoint.record(&reply);
+        reply
+    }
 }
 
 #[async_trait]
@@ -240,7 +256,7 @@ impl Transport for Counting {
         if scope.as_ref().is_some_and(|scope| scope.is_cancelled()) {
             return Err(refused());
         }
-        let reply = self.inner.observe(request).await;
+        let reply = self.checked(self.inner.observe(request).await);
         let mut objects = 0;
         if let Ok(Reply::Success(response)) = &reply {
             response.walk(&mut |_| objects += 1);
@@ -260,7 +276,7 @@ impl Transport for Counting {
         if scope.as_ref().is_some_and(|scope| scope.is_cancelled()) {
             return Err(refused());
         }
-        let reply = self.inner.fetch_interface(request).await;
+        let reply = self.checked(self.inner.fetch_interface(request).await);
         if let Some(scope) = scope {
             scope.counts.add(1, 0);
         }
@@ -280,6 +296,6 @@ impl Transport for Counting {
                 return Err(refused());
             }
         }
-        self.inner.call_operation(request, descriptor).await
+        self.checked(self.inner.call_operation(request, descriptor).await)
     }
 }

@@ -4,13 +4,16 @@
 mod cli;
 mod commands;
 mod connect;
+mod endpoint;
 mod failure;
 mod mcp;
 mod output;
 mod policy;
 mod progress;
 mod store;
+mod usage;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,11 +26,17 @@ use crate::cli::{Cli, Command, Format, RefCommand, RenderCommand};
 use crate::commands::{demo, discover, inspect, invoke, observe, ptc, refs, render, repl, schema};
 use crate::connect::{CallScope, Connection, Discovery, command_space, connect, terminal_config};
 use crate::failure::{Failure, Result};
+use crate::output::print_json;
 use crate::store::Keep;
 
 fn main() -> ExitCode {
     // Usage errors exit 2 from here, as clap does; --help and --version exit 0.
-    let cli = Cli::parse();
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&args) {
+        Ok(cli) => cli,
+        Err(error) => return usage::refuse(&error, &args),
+    };
+    let format = cli.global.format;
     // Without RUST_LOG: errors, and the store's warnings (a kept space set aside or dropped),
     // which a person should hear of once.
     let filter = match std::env::var_os("RUST_LOG") {
@@ -44,18 +53,27 @@ fn main() -> ExitCode {
         .build()
     {
         Ok(runtime) => runtime,
-        Err(error) => return report(&Failure::other(format!("cannot start a runtime: {error}"))),
+        Err(error) => {
+            let failure = Failure::other(format!("cannot start a runtime: {error}"));
+            return report(&failure, format);
+        }
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) => report(&failure),
+        Err(failure) => report(&failure, format),
     }
 }
 
-fn report(failure: &Failure) -> ExitCode {
+/// Says why the command failed on stderr and, under `--format json`, as one JSON document on
+/// stdout (unless the result document there holds it already); returns its exit code.
+fn report(failure: &Failure, format: Format) -> ExitCode {
     // Host text in a failure is escaped where the failure was made; this catches any that was
     // not, without escaping twice what was.
     eprintln!("{}", Message(&failure.to_string()));
+    if format == Format::Json && failure.prints_document() {
+        // Stderr has said it already when stdout cannot be written.
+        let _ = print_json(&failure.to_json());
+    }
     failure.exit_code()
 }
 
@@ -86,8 +104,12 @@ async fn run(cli: Cli) -> Result<()> {
             name,
             operation,
         }) => refs::format(format, &scope, &name, operation.as_deref()),
-        Command::Mcp(options) => mcp::run(&global, options).await,
+        // On stdio, stdout carries the protocol: a failure goes to stderr alone.
+        Command::Mcp(options) => mcp::run(&global, options)
+            .await
+            .map_err(Failure::without_document),
         Command::Repl => {
+            repl::check_format(format)?;
             // Each line is a tool call with its own deadline; the session has none.
             let connection = connect(
                 &global,
@@ -108,6 +130,12 @@ async fn run(cli: Cli) -> Result<()> {
             ended
         }
         command => {
+            if let Command::Ptc {
+                anthropic_tools, ..
+            } = &command
+            {
+                ptc::check_format(format, *anthropic_tools)?;
+            }
             let discovery = if matches!(command, Command::Discover { .. }) {
                 Discovery::Indexed
             } else {
@@ -141,12 +169,12 @@ async fn run(cli: Cli) -> Result<()> {
             };
             store::save_last(&connection).await;
             match bounded {
-                Ok(result) => result,
-                Err(_) if sends_a_call => Err(Failure::OutcomeUnknown(format!(
+                Ok(result) => result.map_err(|failure| connection.endpoint.explain(failure)),
+                Err(_) if sends_a_call => Err(Failure::outcome_unknown(format!(
                     "outcome unknown: the deadline of {}s (--timeout) passed; the call may have been sent and is never sent again",
                     timeout.as_secs()
                 ))),
-                Err(_) => Err(Failure::other(format!(
+                Err(_) => Err(Failure::deadline(format!(
                     "the deadline of {}s (--timeout) passed; nothing more was sent",
                     timeout.as_secs()
                 ))),
@@ -159,9 +187,8 @@ async fn run(cli: Cli) -> Result<()> {
 fn interrupted(scope: &CallScope) -> Failure {
     scope.cancel();
     if scope.call_started() {
-        Failure::OutcomeUnknown(
-            "outcome unknown: interrupted (Ctrl-C) after the call was sent; it is never sent again"
-                .to_owned(),
+        Failure::outcome_unknown(
+            "outcome unknown: interrupted (Ctrl-C) after the call was sent; it is never sent again",
         )
     } else {
         Failure::other("interrupted (Ctrl-C): the command stopped and nothing more was sent")
@@ -189,7 +216,18 @@ async fn on_host(
             query,
             scope,
             limit,
-        } => discover::run(connection, format, &query, &scope, limit).await,
+            cursor,
+            all,
+        } => {
+            let asked = discover::Asked {
+                query: &query,
+                scope: &scope,
+                limit,
+                cursor: cursor.as_deref(),
+                all,
+            };
+            discover::run(connection, format, asked).await
+        }
         Command::Invoke {
             target,
             operation,

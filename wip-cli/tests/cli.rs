@@ -2,66 +2,18 @@
 //! over loopback: every command's stdout, stderr and exit code, and each error exit the README's
 //! "Install `wip` and point it at any Host" section lists.
 
-use std::io::Write;
-use std::net::SocketAddr;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "harness/command.rs"]
+mod command;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "harness/words.rs"]
+mod words;
+
 use std::process::{Command, Output, Stdio};
 
+use command::{at, host, json, stderr, stdout, wip};
 use serde_json::Value;
-use wip_demo::{DemoAuth, DemoOptions, DemoServer, serve};
-
-async fn host(options: DemoOptions) -> DemoServer {
-    let loopback: SocketAddr = "127.0.0.1:0".parse().expect("a loopback address");
-    serve(loopback, options)
-        .await
-        .expect("the sample Host starts")
-}
-
-/// Runs `wip` with `args` (and `stdin` when given) off the async runtime, with no WIP_*
-/// variables inherited.
-async fn wip(args: &[&str], stdin: Option<&str>) -> Output {
-    let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
-    let stdin = stdin.map(str::to_owned);
-    tokio::task::spawn_blocking(move || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_wip"));
-        command
-            .args(&args)
-            .env_remove("WIP_ENDPOINT")
-            .env_remove("WIP_TOKEN")
-            .env_remove("RUST_LOG")
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = command.spawn().expect("the wip binary runs");
-        if let Some(text) = stdin {
-            let mut pipe = child.stdin.take().expect("stdin is piped");
-            pipe.write_all(text.as_bytes())
-                .expect("stdin takes the input");
-        }
-        child.wait_with_output().expect("wip finishes")
-    })
-    .await
-    .expect("the blocking task finishes")
-}
-
-/// `wip --endpoint <the host's> args...`.
-async fn at(server: &DemoServer, args: &[&str]) -> Output {
-    let endpoint = server.endpoint();
-    let mut all = vec!["--endpoint", endpoint.as_str()];
-    all.extend_from_slice(args);
-    wip(&all, None).await
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).expect("stderr is UTF-8")
-}
+use wip_demo::{DemoAuth, DemoOptions};
 
 /// Checks the exit code and that stdout holds every fragment; returns stdout.
 #[track_caller]
@@ -96,15 +48,6 @@ fn expect_failure(output: &Output, code: i32, first_line: &str) -> String {
         "stderr does not start with {first_line:?}:\n{err}"
     );
     err
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
-        panic!(
-            "stdout is not one JSON document ({error}):\n{}",
-            stdout(output)
-        )
-    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -403,25 +346,33 @@ async fn each_error_has_its_exit_code_and_says_why_on_stderr() {
         3,
         "error: not_found: ",
     );
-    for format in ["text", "json"] {
-        let args = ["--format", format, "discover", "x", "--scope", "/nowhere"];
-        expect_failure(&at(&server, &args).await, 3, "error: not_found: ");
-    }
-    expect_failure(
+    let args = ["discover", "x", "--scope", "/nowhere"];
+    expect_failure(&at(&server, &args).await, 3, "error: not_found: ");
+    // With --format json, the same failure is also the JSON document on stdout.
+    let output = at(&server, &[&["--format", "json"][..], &args].concat()).await;
+    assert!(stderr(&output).starts_with("error: not_found: "));
+    assert_eq!(json(&output)["error"]["code"], "not_found");
+    let err = expect_failure(
         &at(&server, &["discover", "x", "--limit", "51"]).await,
         2,
-        "error: --limit: ",
+        "error: invalid option --limit: 51 is not from 1 to 50",
     );
+    assert!(err.contains("--cursor") && err.contains("--all"), "{err}");
     expect_failure(
         &at(&server, &["discover", "x", "--scope", "projects"]).await,
         2,
-        "error: --scope: ",
+        "error: invalid option --scope: ",
     );
     // Not a path at all: nothing was sent.
     expect_failure(
         &at(&server, &["inspect", "projects"]).await,
         2,
         "error: TARGET \"projects\"",
+    );
+    expect_failure(
+        &at(&server, &["invoke", "projects", "close"]).await,
+        2,
+        "error: invalid argument TARGET: \"projects\" is not an entry",
     );
     // Bad input JSON, and input that does not match the signature.
     expect_failure(
@@ -538,16 +489,12 @@ async fn the_token_goes_with_every_request_and_a_missing_or_wrong_one_fails() {
     );
     // The token from the environment (`WIP_TOKEN`), as the README's install section shows.
     let endpoint = server.endpoint();
-    let output = tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_wip"))
-            .args(["invoke", "/projects/wip/1", "/::issue.read#read"])
-            .env("WIP_ENDPOINT", endpoint)
-            .env("WIP_TOKEN", "s3cret")
-            .output()
-            .expect("wip runs")
-    })
-    .await
-    .expect("the task finishes");
+    let output = command::wip_with(
+        &["invoke", "/projects/wip/1", "/::issue.read#read"],
+        None,
+        &[("WIP_ENDPOINT", &endpoint), ("WIP_TOKEN", "s3cret")],
+    )
+    .await;
     expect(&output, 0, &["\"status\":\"open\""]);
     server.shutdown().await;
 }

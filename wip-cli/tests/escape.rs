@@ -7,6 +7,9 @@
 //! U+200B, U+FEFF, U+200D and U+E0041 (its sibling names hold ESC and U+202E), and the
 //! `lab.hostile` type `type` is documented with all six.
 
+#[path = "harness/words.rs"]
+mod words;
+
 use std::net::SocketAddr;
 use std::process::{Command, Output, Stdio};
 
@@ -46,7 +49,8 @@ async fn at(server: &DemoServer, args: &[&str], log: Option<&str>) -> Output {
     let mut all = vec!["--endpoint".to_owned(), server.endpoint()];
     all.extend(args.iter().map(|arg| (*arg).to_owned()));
     let log = log.map(str::to_owned);
-    tokio::task::spawn_blocking(move || {
+    let args = all.clone();
+    let output = tokio::task::spawn_blocking(move || {
         let mut command = Command::new(env!("CARGO_BIN_EXE_wip"));
         command
             .args(&all)
@@ -62,7 +66,9 @@ async fn at(server: &DemoServer, args: &[&str], log: Option<&str>) -> Output {
         command.output().expect("wip runs")
     })
     .await
-    .expect("the blocking task finishes")
+    .expect("the blocking task finishes");
+    words::own_words(&args, &output.stderr);
+    output
 }
 
 /// Checks that `wip` succeeded, that neither stdout nor stderr holds a raw character of the

@@ -21,6 +21,9 @@ mod mcp;
 mod run;
 #[path = "hostile/wire.rs"]
 mod wire;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "harness/words.rs"]
+mod words;
 
 use std::sync::Arc;
 use std::time::Duration;

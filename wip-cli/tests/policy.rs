@@ -8,6 +8,8 @@
 mod common;
 #[path = "policy/fixtures.rs"]
 mod fixtures;
+#[path = "harness/words.rs"]
+mod words;
 
 use std::process::{Output, Stdio};
 
@@ -28,7 +30,9 @@ async fn run(server: &DemoServer, args: &[&str], stdin: &str) -> Result<Output, 
     let mut input = child.stdin.take().ok_or("no stdin")?;
     input.write_all(stdin.as_bytes()).await?;
     drop(input);
-    Ok(tokio::time::timeout(PATIENCE, child.wait_with_output()).await??)
+    let output = tokio::time::timeout(PATIENCE, child.wait_with_output()).await??;
+    words::own_words(args, &output.stderr);
+    Ok(output)
 }
 
 /// Checks the exit code and that stderr holds every fragment; returns stderr.

@@ -2,6 +2,9 @@
 //! provider's API takes, Gemini's for an operation without parameters, and the errors that name
 //! what to change.
 
+#[path = "harness/words.rs"]
+mod words;
+
 use std::net::SocketAddr;
 use std::process::{Command, Output, Stdio};
 
@@ -17,7 +20,8 @@ async fn schema(server: &DemoServer, args: &[&str]) -> Output {
         "/projects/wip/1".to_owned(),
     ];
     all.extend(args.iter().map(|arg| (*arg).to_owned()));
-    tokio::task::spawn_blocking(move || {
+    let args = all.clone();
+    let output = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_wip"))
             .args(&all)
             .env_remove("WIP_ENDPOINT")
@@ -27,7 +31,9 @@ async fn schema(server: &DemoServer, args: &[&str]) -> Output {
             .expect("wip runs")
     })
     .await
-    .expect("the blocking task finishes")
+    .expect("the blocking task finishes");
+    words::own_words(&args, &output.stderr);
+    output
 }
 
 fn printed(output: &Output) -> Value {

@@ -85,12 +85,12 @@ const fn argument(
     }
 }
 
-const TARGET: &str = "The entry: a canonical absolute path such as \"/issues/1\".";
+const TARGET: &str = "The entry: a canonical absolute path such as \"/projects/wip/1\".";
 
 const CURSOR: &str = "Only to read the rest of a truncated result: the cursor it gave, with the same other arguments. Nothing runs again.";
 
 /// The operation argument of invoke: what it takes.
-pub(crate) const OPERATION: &str = "The complete notation from inspect (such as /::issue.lifecycle#close), or a bare operation name declared by exactly one interface of the target.";
+pub(crate) const OPERATION: &str = "The complete notation from inspect (such as /::issue.read#read), or a bare operation name declared by exactly one interface of the target.";
 
 /// discover's arguments.
 pub(crate) const DISCOVER: &[Argument] = &[
@@ -98,7 +98,7 @@ pub(crate) const DISCOVER: &[Argument] = &[
         "scope",
         Kind::Text,
         Presence::Required,
-        "A canonical absolute path to search under, such as \"/\" or \"/issues\".",
+        "A canonical absolute path to search under, such as \"/\" or \"/projects\".",
     ),
     argument(
         "query",
@@ -110,7 +110,7 @@ pub(crate) const DISCOVER: &[Argument] = &[
         "limit",
         Kind::Count,
         Presence::Optional,
-        "At most this many entries (default 10).",
+        "At most this many entries in the page, 1 to 50 (default 10); the cursor gives the next page.",
     ),
     argument(
         "cursor",
@@ -286,6 +286,15 @@ mod tests {
                 assert!(properties.contains_key(argument.name), "{}", argument.name);
             }
         }
+    }
+
+    #[test]
+    fn the_limit_states_the_range_its_schema_and_discover_check() {
+        let limit = DISCOVER.iter().find(|argument| argument.name == "limit");
+        let description = limit.map(|argument| argument.description).unwrap();
+        let range = format!("1 to {DEFAULT_MAX_LIMIT}");
+        assert!(description.contains(&range), "{description}");
+        assert_eq!(Kind::Count.schema()["maximum"], DEFAULT_MAX_LIMIT);
     }
 
     #[test]

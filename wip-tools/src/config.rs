@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::budget::MIN_OUTPUT_TOKENS;
+use crate::words::Audience;
 
 /// The largest `limit` discover accepts by default, which its input schema states.
 pub(crate) const DEFAULT_MAX_LIMIT: usize = 50;
@@ -39,6 +40,9 @@ pub struct ToolsConfig {
     /// sends nothing more and answers with what it has; a call in flight then is reported as
     /// outcome unknown, never sent again. A deadline needs a tokio runtime with its timer.
     pub deadline: Option<Duration>,
+    /// Who reads the texts ([`Audience::Model`] by default): it decides how they name a wrong
+    /// argument, the deadline, and what to run for the next page.
+    pub audience: Audience,
 }
 
 impl Default for ToolsConfig {
@@ -53,6 +57,7 @@ impl Default for ToolsConfig {
             kept_bytes: 2 << 20,
             cursor_ttl: Duration::from_secs(600),
             deadline: Some(Duration::from_secs(60)),
+            audience: Audience::Model,
         }
     }
 }

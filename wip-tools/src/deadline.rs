@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use wip_model::{FetchInterfaceResponse, InterfaceReference, ObjectObservation, Path};
 
+use crate::words::Audience;
 use crate::worldspace::{
     Call, CallOutcome, SearchPage, SearchRequest, Worldspace, WorldspaceError,
 };
@@ -18,14 +19,18 @@ const SEARCH_GRACE: Duration = Duration::from_secs(2);
 pub(crate) struct Bounded<'a, W: ?Sized> {
     worldspace: &'a W,
     deadline: Option<Instant>,
+    /// Whose deadline it is, for the reason of a call it cut short.
+    audience: Audience,
 }
 
 impl<'a, W: Worldspace + ?Sized> Bounded<'a, W> {
-    /// `worldspace` bounded by `timeout` from now (unbounded for `None`).
-    pub(crate) fn new(worldspace: &'a W, timeout: Option<Duration>) -> Self {
+    /// `worldspace` bounded by `timeout` from now (unbounded for `None`), a deadline that
+    /// `audience` set.
+    pub(crate) fn new(worldspace: &'a W, timeout: Option<Duration>, audience: Audience) -> Self {
         Self {
             worldspace,
             deadline: timeout.map(|timeout| Instant::now() + timeout),
+            audience,
         }
     }
 
@@ -73,9 +78,10 @@ impl<'a, W: Worldspace + ?Sized> Bounded<'a, W> {
             .await
             .unwrap_or_else(|_| {
                 Ok(CallOutcome::OutcomeUnknown {
-                    reason: "the tool call's deadline passed while the call was in flight, so it \
-                             may have reached the Host"
-                        .to_owned(),
+                    reason: format!(
+                        "{} passed while the call was in flight, so it may have reached the Host",
+                        self.audience.deadline()
+                    ),
                 })
             })
     }

@@ -121,7 +121,7 @@ fn inspect() -> ToolDefinition {
     ToolDefinition {
         name: "inspect",
         title: "Inspect an entry",
-        description: "Show what can be done with an entry: its Object signature, then the signature of every interface it exposes, each followed by the complete notation of its operations (such as /::issue.lifecycle#close) for invoke.",
+        description: "Show what can be done with an entry: its Object signature, then the signature of every interface it exposes, each followed by the complete notation of its operations (such as /::issue.read#read) for invoke.",
         input_schema: arguments::input_schema(arguments::INSPECT, |_| None),
         annotations: json!({"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": true}),
     }

@@ -14,6 +14,7 @@ use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
 use crate::output::{failure, input_error};
 use crate::tools::Tools;
+use crate::words::{Audience, NextPage};
 use crate::worldspace::{SearchPage, SearchRequest, Worldspace, WorldspaceError};
 
 /// The arguments of `discover`.
@@ -57,6 +58,9 @@ pub struct DiscoverReport {
     pub output: ToolOutput,
     /// How the discover ended.
     pub outcome: DiscoverOutcome,
+    /// The cursor of the next page, the one the text gives, when more entries match than this
+    /// page shows: a discover with the same scope and query and this cursor lists them.
+    pub next_cursor: Option<String>,
 }
 
 impl<W: Worldspace> Tools<W> {
@@ -74,9 +78,11 @@ impl<W: Worldspace> Tools<W> {
     /// entries, the rejected argument, or why the search failed. The crawl and the search run
     /// once, for both.
     pub async fn discover_report(&self, input: &DiscoverInput) -> DiscoverReport {
+        let audience = self.config.audience;
         let rejected = |argument: &'static str, message: &str| DiscoverReport {
-            output: input_error(argument, message),
+            output: input_error(audience, argument, message),
             outcome: DiscoverOutcome::Rejected { argument },
+            next_cursor: None,
         };
         let scope = match Path::new(input.scope.as_str()) {
             Ok(scope) => scope,
@@ -84,7 +90,7 @@ impl<W: Worldspace> Tools<W> {
                 return rejected(
                     "scope",
                     &format!(
-                        "{} is not a canonical absolute path such as \"/\" or \"/issues\": {error}",
+                        "{} is not a canonical absolute path such as \"/\" or \"/projects\": {error}",
                         Quoted(&input.scope)
                     ),
                 );
@@ -96,7 +102,11 @@ impl<W: Worldspace> Tools<W> {
             Some(limit) => {
                 return rejected(
                     "limit",
-                    &format!("{limit} is outside 1..={}", self.config.max_limit),
+                    &format!(
+                        "{limit} is not from 1 to {max}: a page holds 1 to {max} entries, and {}",
+                        audience.paging(),
+                        max = self.config.max_limit
+                    ),
                 );
             }
         };
@@ -121,8 +131,11 @@ impl<W: Worldspace> Tools<W> {
             Ok(page) => page,
             Err(error) => {
                 return DiscoverReport {
-                    output: failure(|out| write_worldspace_error(out, "discover", &error)),
+                    output: failure(|out| {
+                        write_worldspace_error(out, audience, "discover", &error)
+                    }),
                     outcome: DiscoverOutcome::Failed(error),
+                    next_cursor: None,
                 };
             }
         };
@@ -130,13 +143,22 @@ impl<W: Worldspace> Tools<W> {
         let budget = self.config.output_budget();
         let mut shown = page.hits.len();
         loop {
-            let text = render(&scope, &input.query, offset, &page, shown, &search_offers);
+            let listing = Listing {
+                scope: &scope,
+                query: &input.query,
+                limit: input.limit,
+                offset,
+                page: &page,
+                shown,
+            };
+            let (text, next_cursor) = render(&listing, &search_offers, audience);
             if estimate_tokens(&text) <= budget || shown == 0 {
                 let owner = owner(&input.scope, &input.query);
                 let output = self.finish(text, false, &owner, "discover");
                 return DiscoverReport {
                     output,
                     outcome: DiscoverOutcome::Listed(page),
+                    next_cursor,
                 };
             }
             shown -= 1;
@@ -167,29 +189,54 @@ fn search_like(interfaces: &[InterfaceReference]) -> impl Iterator<Item = &Inter
     })
 }
 
-fn render(
-    scope: &Path,
-    query: &str,
+/// What one page of a discover shows: the first `shown` hits of `page`, the first of them the
+/// match at `offset`.
+struct Listing<'a> {
+    scope: &'a Path,
+    query: &'a str,
+    /// The limit as the discover was given it, if it was.
+    limit: Option<u64>,
     offset: usize,
-    page: &SearchPage,
+    page: &'a SearchPage,
     shown: usize,
+}
+
+/// The page's text and the cursor of the next page, when there is one.
+fn render(
+    listing: &Listing<'_>,
     search_offers: &[(Path, InterfaceReference)],
-) -> String {
+    audience: Audience,
+) -> (String, Option<String>) {
+    let next = listing.offset + listing.shown;
+    let next_cursor =
+        (next < listing.page.total).then(|| encode_cursor(listing.scope, listing.query, next));
     let mut out = Writer::new();
     // Writing into a String cannot fail.
-    let _ = write_page(&mut out, scope, query, offset, page, shown, search_offers);
-    out.into_text()
+    let _ = write_page(
+        &mut out,
+        listing,
+        next_cursor.as_deref(),
+        search_offers,
+        audience,
+    );
+    (out.into_text(), next_cursor)
 }
 
 fn write_page(
     out: &mut Writer,
-    scope: &Path,
-    query: &str,
-    offset: usize,
-    page: &SearchPage,
-    shown: usize,
+    listing: &Listing<'_>,
+    next_cursor: Option<&str>,
     search_offers: &[(Path, InterfaceReference)],
+    audience: Audience,
 ) -> fmt::Result {
+    let &Listing {
+        scope,
+        query,
+        limit,
+        offset,
+        page,
+        shown,
+    } = listing;
     write!(
         out,
         "discover in {} for {}: ",
@@ -227,10 +274,8 @@ fn write_page(
         }
         out.write_str("]\n")?;
     }
-    write_coverage(out, page)?;
-    let next = offset + shown;
-    if next < page.total {
-        let cursor = encode_cursor(scope, query, next);
+    write_coverage(out, page, audience)?;
+    if let Some(cursor) = next_cursor {
         if shown < page.hits.len() {
             write!(
                 out,
@@ -238,11 +283,15 @@ fn write_page(
                 page.hits.len() - shown
             )?;
         }
-        writeln!(
-            out,
-            "more: {} more matching; call discover with the same scope and query and cursor \"{cursor}\".",
-            page.total - next
-        )?;
+        write!(out, "more: {} more matching; ", page.total - offset - shown)?;
+        let next = NextPage {
+            scope: scope.as_str(),
+            query,
+            limit,
+            cursor,
+        };
+        audience.write_next_page(out, next)?;
+        out.write_char('\n')?;
     }
     if !search_offers.is_empty() {
         out.write_str(
@@ -263,7 +312,7 @@ fn write_page(
 
 /// How much of the scope the entries were drawn from and how current they are, why the rest
 /// is unexplored or not observed again, and which observes of the crawl failed.
-fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
+fn write_coverage(out: &mut Writer, page: &SearchPage, audience: Audience) -> fmt::Result {
     let coverage = page.coverage;
     write!(
         out,
@@ -319,7 +368,7 @@ fn write_coverage(out: &mut Writer, page: &SearchPage) -> fmt::Result {
                 coverage.unexplored
             )?;
         }
-        out.write_str(": discover again to crawl further.\n")?;
+        writeln!(out, ": {}.", audience.crawl_further())?;
     }
     if coverage.store_unavailable {
         out.write_str(

@@ -34,13 +34,20 @@ impl<W: Worldspace> Tools<W> {
         let tools = self.policy.tools();
         if !tools.contains(&name) {
             return ToolReport::text(input_error(
+                self.config.audience,
                 "name",
                 &format!("unknown tool: the tools are {}", tools.join(", ")),
             ));
         }
         let arguments = match arguments::check(name, arguments::of_tool(name), arguments) {
             Ok(checked) => checked,
-            Err(wrong) => return ToolReport::text(input_error(&wrong.argument, &wrong.message)),
+            Err(wrong) => {
+                return ToolReport::text(input_error(
+                    self.config.audience,
+                    &wrong.argument,
+                    &wrong.message,
+                ));
+            }
         };
         match name {
             "discover" => {

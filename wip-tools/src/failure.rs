@@ -6,6 +6,7 @@ use std::fmt::{self, Write};
 use wip_model::{ProtocolError, ProtocolErrorCode};
 use wip_refs::Quoted;
 
+use crate::words::Audience;
 use crate::worldspace::WorldspaceError;
 
 /// The one-line next step for a protocol error code, as the tools print it after the error.
@@ -77,9 +78,11 @@ pub(crate) fn write_protocol_error<W: Write + ?Sized>(
     writeln!(out, "next: {}", next_step(error.code))
 }
 
-/// Writes a failed retrieval: a protocol error with its step, or an unavailable Worldspace.
+/// Writes a failed retrieval: a protocol error with its step, an unavailable Worldspace, or the
+/// deadline `audience` set.
 pub(crate) fn write_worldspace_error<W: Write + ?Sized>(
     out: &mut W,
+    audience: Audience,
     what: &str,
     error: &WorldspaceError,
 ) -> fmt::Result {
@@ -96,12 +99,10 @@ pub(crate) fn write_worldspace_error<W: Write + ?Sized>(
         WorldspaceError::DeadlinePassed => {
             writeln!(
                 out,
-                "error: {what} failed: the tool call's deadline passed before the Host answered"
+                "error: {what} failed: {} passed before the Host answered",
+                audience.deadline()
             )?;
-            writeln!(
-                out,
-                "next: Nothing ran. Try again with a smaller request, or later; if it persists, tell the user."
-            )
+            writeln!(out, "next: {}", audience.after_the_deadline())
         }
     }
 }

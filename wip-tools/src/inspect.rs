@@ -12,6 +12,7 @@ use crate::failure::write_worldspace_error;
 use crate::output::{ToolOutput, Writer};
 use crate::output::{failure, input_error};
 use crate::tools::Tools;
+use crate::words::Audience;
 use crate::worldspace::{Worldspace, WorldspaceError};
 
 /// The arguments of `inspect`.
@@ -91,7 +92,8 @@ impl<W: Worldspace> Tools<W> {
     /// Object and each interface's descriptor or failure, read once for both. The interfaces are
     /// fetched several at a time, all within the tool call's deadline.
     pub async fn inspect_report(&self, target: &str, details: bool) -> InspectReport {
-        let path = match parse_target(target) {
+        let audience = self.config.audience;
+        let path = match parse_target(audience, target) {
             Ok(path) => path,
             Err(output) => {
                 return InspectReport {
@@ -105,7 +107,7 @@ impl<W: Worldspace> Tools<W> {
             Ok(observation) => observation,
             Err(error) => {
                 return InspectReport {
-                    output: unknown_target(&path, &error),
+                    output: unknown_target(audience, &path, &error),
                     outcome: InspectOutcome::Failed(error),
                 };
             }
@@ -129,7 +131,7 @@ impl<W: Worldspace> Tools<W> {
             interfaces,
         };
         let mut out = Writer::new();
-        let _ = write_inspection(&mut out, &inspection, details);
+        let _ = write_inspection(&mut out, audience, &inspection, details);
         let output = self.finish(
             out.into_text(),
             !inspection.is_complete(),
@@ -149,7 +151,12 @@ fn owner(target: &str) -> String {
 
 /// The Object signature, each interface's signature or failure, and a last line naming what
 /// could not be read.
-fn write_inspection(out: &mut Writer, inspection: &Inspection, details: bool) -> fmt::Result {
+fn write_inspection(
+    out: &mut Writer,
+    audience: Audience,
+    inspection: &Inspection,
+    details: bool,
+) -> fmt::Result {
     ObjectSignature::new(&inspection.object, Some(&inspection.target)).write_to(out)?;
     out.write_char('\n')?;
     for (reference, fetched) in &inspection.interfaces {
@@ -158,7 +165,7 @@ fn write_inspection(out: &mut Writer, inspection: &Inspection, details: bool) ->
             Ok(fetched) => write_interface(out, fetched, details),
             Err(error) => {
                 let what = format!("fetching interface {}", SignatureRef(reference));
-                write_worldspace_error(out, &what, error)?;
+                write_worldspace_error(out, audience, &what, error)?;
             }
         }
     }
@@ -218,12 +225,13 @@ pub(crate) fn write_operations<'a>(
 }
 
 /// The target as a path, or the failure that says what a target is.
-pub(crate) fn parse_target(target: &str) -> Result<Path, ToolOutput> {
+pub(crate) fn parse_target(audience: Audience, target: &str) -> Result<Path, ToolOutput> {
     Path::new(target).map_err(|error| {
         input_error(
+            audience,
             "target",
             &format!(
-                "{} is not an entry: a target is a canonical absolute path such as \"/issues/1\" ({error})",
+                "{} is not an entry: a target is a canonical absolute path such as \"/projects/wip/1\" ({error})",
                 Quoted(target)
             ),
         )
@@ -231,7 +239,11 @@ pub(crate) fn parse_target(target: &str) -> Result<Path, ToolOutput> {
 }
 
 /// A target that did not resolve.
-pub(crate) fn unknown_target(target: &Path, error: &WorldspaceError) -> ToolOutput {
+pub(crate) fn unknown_target(
+    audience: Audience,
+    target: &Path,
+    error: &WorldspaceError,
+) -> ToolOutput {
     failure(|out| {
         if let WorldspaceError::Protocol(error) = error
             && error.code == ProtocolErrorCode::NotFound
@@ -243,6 +255,6 @@ pub(crate) fn unknown_target(target: &Path, error: &WorldspaceError) -> ToolOutp
             )?;
         }
         let what = format!("resolving target {}", Quoted(target.as_str()));
-        write_worldspace_error(out, &what, error)
+        write_worldspace_error(out, audience, &what, error)
     })
 }

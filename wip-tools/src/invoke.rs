@@ -205,11 +205,12 @@ impl<W: Worldspace> Tools<W> {
         target: &str,
         operation: &str,
     ) -> Result<(Path, ObjectObservation, Resolved), Stopped> {
-        let target = parse_target(target).map_err(|output| Stopped::rejected("target", output))?;
+        let target = parse_target(self.config.audience, target)
+            .map_err(|output| Stopped::rejected("target", output))?;
         let observation = match ws.resolve(&target).await {
             Ok(observation) => observation,
             Err(error) => {
-                let output = unknown_target(&target, &error);
+                let output = unknown_target(self.config.audience, &target, &error);
                 return Err(Stopped::failed(error, output));
             }
         };
@@ -267,7 +268,7 @@ impl<W: Worldspace> Tools<W> {
             Err(error) => {
                 let output = failure(|out| {
                     let what = format!("invoking {}", resolved.notation());
-                    write_worldspace_error(out, &what, &error)
+                    write_worldspace_error(out, self.config.audience, &what, &error)
                 });
                 return Err(Stopped::failed(error, output));
             }
@@ -387,7 +388,8 @@ impl<W: Worldspace> Tools<W> {
                             "resolving target {} after the call",
                             Quoted(target.as_str())
                         );
-                        let _ = write_worldspace_error(&mut out, &what, &error);
+                        let _ =
+                            write_worldspace_error(&mut out, self.config.audience, &what, &error);
                     }
                 }
             }

@@ -109,6 +109,7 @@ mod resolve;
 pub mod schema;
 mod structured;
 mod tools;
+mod words;
 mod worldspace;
 
 pub use budget::{MIN_OUTPUT_TOKENS, estimate_tokens};
@@ -124,6 +125,7 @@ pub use output::{DATA_NOTICE, ToolOutput};
 pub use policy::{PatternList, Policy, Refusal, Stated, TargetList, Via};
 pub use structured::{ToolOutcome, ToolReport, output_schema, structured_content};
 pub use tools::Tools;
+pub use words::Audience;
 pub use worldspace::{
     Call, CallOutcome, CallSuccess, Coverage, SearchHit, SearchPage, SearchRequest, Worldspace,
     WorldspaceError,

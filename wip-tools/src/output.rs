@@ -9,6 +9,7 @@ use wip_refs::write_quoted;
 use crate::budget::{self, estimate_tokens};
 use crate::config::ToolsConfig;
 use crate::cursors::{Cursors, NotKept};
+use crate::words::Audience;
 
 /// The first line of every tool output: what quotes mean in it.
 pub const DATA_NOTICE: &str =
@@ -199,18 +200,16 @@ pub(crate) fn failure(write: impl FnOnce(&mut Writer) -> fmt::Result) -> ToolOut
     }
 }
 
-/// A failure for a tool argument the model got wrong: nothing was sent.
-pub(crate) fn input_error(field: &str, message: &str) -> ToolOutput {
+/// A failure for an argument the caller got wrong, named in `audience`'s words: nothing was
+/// sent.
+pub(crate) fn input_error(audience: Audience, field: &str, message: &str) -> ToolOutput {
     failure(|out| {
         writeln!(
             out,
-            "error: invalid tool argument {}: {message}",
-            wip_refs::Quoted(field)
+            "error: invalid {}: {message}",
+            audience.argument(field)
         )?;
-        writeln!(
-            out,
-            "next: Nothing was sent. Correct the argument and call again."
-        )
+        writeln!(out, "next: {}", audience.correct_the_argument())
     })
 }
 

@@ -150,7 +150,7 @@ impl<W: Worldspace> Tools<W> {
         ws.fetch_interface(reference).await.map_err(|error| {
             let output = failure(|out| {
                 let what = format!("fetching interface {}", SignatureRef(reference));
-                write_worldspace_error(out, &what, &error)
+                write_worldspace_error(out, self.config.audience, &what, &error)
             });
             Stopped::failed(error, output)
         })

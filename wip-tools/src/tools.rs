@@ -100,9 +100,27 @@ impl<W: Worldspace> Tools<W> {
         }
     }
 
+    /// The configuration the tools run with.
+    pub fn config(&self) -> &ToolsConfig {
+        &self.config
+    }
+
+    /// The same tools, on the same Worldspace, policy and store of rests, with `config`: for
+    /// some calls that need other limits, such as the later pages of a listing, which must
+    /// rank what the first page's crawl indexed and crawl nothing more. Cheap: make one per
+    /// call.
+    pub fn reconfigured(&self, config: ToolsConfig) -> Tools<&W> {
+        Tools {
+            worldspace: &self.worldspace,
+            config,
+            policy: Arc::clone(&self.policy),
+            cursors: self.cursors.clone(),
+        }
+    }
+
     /// The Worldspace bounded by the deadline of a tool call that starts now.
     pub(crate) fn bounded(&self) -> Bounded<'_, W> {
-        Bounded::new(&self.worldspace, self.config.deadline)
+        Bounded::new(&self.worldspace, self.config.deadline, self.config.audience)
     }
 
     /// Cuts a finished output to the budget, its rest kept under `owner` (the tool and what
@@ -129,10 +147,15 @@ impl<W: Worldspace> Tools<W> {
                 self.finish(text, false, owner, tool)
             }
             Err(Refused::Unknown) => input_error(
+                self.config.audience,
                 "cursor",
-                "unknown or expired cursor: the rest is no longer kept; run the tool again without a cursor",
+                &format!(
+                    "unknown or expired cursor: the rest is no longer kept; {} without it",
+                    self.config.audience.again()
+                ),
             ),
             Err(Refused::Foreign) => input_error(
+                self.config.audience,
                 "cursor",
                 "this cursor belongs to another call: pass the same arguments as the call that gave it",
             ),

@@ -13,7 +13,7 @@ use serde_json::json;
 use wip_model::{FetchInterfaceResponse, InterfaceReference, ObjectObservation, Path};
 use wip_tools::fake::{FakeReply, FakeWorldspace};
 use wip_tools::{
-    Call, CallOutcome, InspectOutcome, InvokeOutcome, SearchPage, SearchRequest, Tools,
+    Audience, Call, CallOutcome, InspectOutcome, InvokeOutcome, SearchPage, SearchRequest, Tools,
     ToolsConfig, Worldspace, WorldspaceError,
 };
 
@@ -70,10 +70,15 @@ impl Worldspace for Hanging {
 }
 
 fn tools(hangs: &[&str]) -> Tools<Hanging> {
+    tools_for(hangs, Audience::Model)
+}
+
+fn tools_for(hangs: &[&str], audience: Audience) -> Tools<Hanging> {
     Tools::with_config(
         Hanging::new(hangs),
         ToolsConfig {
             deadline: Some(Duration::from_secs(5)),
+            audience,
             ..ToolsConfig::default()
         },
     )
@@ -124,24 +129,33 @@ async fn an_inspect_of_interfaces_that_answer_is_complete_and_not_an_error() {
 
 #[tokio::test(start_paused = true)]
 async fn a_call_in_flight_at_the_deadline_is_unknown_and_sent_once() {
-    let tools = tools(&["close"]);
-    let report = tools
-        .invoke_report(
-            "/issues/1",
-            "/::issue.lifecycle#close",
-            &json!({"reason": "x"}),
-        )
-        .await;
-    let InvokeOutcome::OutcomeUnknown { reason } = &report.outcome else {
-        panic!("{:?}: {}", report.outcome, report.output.text);
-    };
-    assert!(reason.contains("deadline"), "{reason}");
-    assert!(
-        report.output.text.contains("outcome unknown:"),
-        "{}",
-        report.output.text
-    );
-    assert_eq!(*tools.worldspace().calls.lock().unwrap(), 1);
+    // The deadline is named as its audience knows it: the tool call's, or the command's option.
+    for (audience, deadline) in [
+        (Audience::Model, "the tool call's deadline passed"),
+        (
+            Audience::Command,
+            "the command's deadline (--timeout) passed",
+        ),
+    ] {
+        let tools = tools_for(&["close"], audience);
+        let report = tools
+            .invoke_report(
+                "/issues/1",
+                "/::issue.lifecycle#close",
+                &json!({"reason": "x"}),
+            )
+            .await;
+        let InvokeOutcome::OutcomeUnknown { reason } = &report.outcome else {
+            panic!("{:?}: {}", report.outcome, report.output.text);
+        };
+        assert!(reason.starts_with(deadline), "{reason}");
+        assert!(
+            report.output.text.contains("outcome unknown:"),
+            "{}",
+            report.output.text
+        );
+        assert_eq!(*tools.worldspace().calls.lock().unwrap(), 1);
+    }
 }
 
 #[tokio::test(start_paused = true)]

@@ -7,7 +7,7 @@ use common::{block_on, issue_tracker, path, reference, tools, tools_with};
 use serde_json::json;
 use wip_tools::fake::{FakeInteraction, FakeWorldspace};
 use wip_tools::{
-    DiscoverInput, DiscoverOutcome, MIN_OUTPUT_TOKENS, ToolOutput, Tools, ToolsConfig,
+    Audience, DiscoverInput, DiscoverOutcome, MIN_OUTPUT_TOKENS, ToolOutput, Tools, ToolsConfig,
     WorldspaceError, estimate_tokens,
 };
 
@@ -139,6 +139,66 @@ fn pages_follow_the_cursor_to_the_end() {
 }
 
 #[test]
+fn a_command_pages_with_its_own_options_and_the_report_gives_the_cursor_the_text_names() {
+    let config = ToolsConfig {
+        audience: Audience::Command,
+        max_output_tokens: usize::MAX,
+        ..ToolsConfig::default()
+    };
+    let tools = tools_with(issue_tracker(), config);
+    let input = |cursor: Option<String>, limit| DiscoverInput {
+        scope: "/issues".into(),
+        query: String::new(),
+        limit,
+        cursor,
+    };
+    let mut cursor = None;
+    let mut listed = Vec::new();
+    for _ in 0..3 {
+        let report = block_on(tools.discover_report(&input(cursor.take(), Some(1))));
+        let DiscoverOutcome::Listed(page) = &report.outcome else {
+            panic!("{}", report.output.text);
+        };
+        listed.extend(page.hits.iter().map(|hit| hit.path.as_str().to_owned()));
+        cursor = report.next_cursor.clone();
+        match &cursor {
+            Some(next) => assert!(
+                report.output.text.contains(&format!(
+                    "; the next page: wip discover '' --scope '/issues' --limit 1 --cursor {next}\n"
+                )),
+                "{}",
+                report.output.text
+            ),
+            None => assert!(
+                !report.output.text.contains("more:"),
+                "{}",
+                report.output.text
+            ),
+        }
+    }
+    assert_eq!(listed, ["/issues/1", "/issues/2", "/issues/3"]);
+    assert_eq!(cursor, None, "the third page is the last");
+
+    // Wrong options are named as the command line names them, and so is the way to page.
+    let report = block_on(tools.discover_report(&input(None, Some(51))));
+    check(
+        &report.output,
+        true,
+        &[
+            "error: invalid option --limit: 51 is not from 1 to 50: a page holds 1 to 50 entries, and --cursor reads the page after one, --all every page",
+            "next: Nothing was sent. Correct it and run the command again.",
+        ],
+    );
+    assert!(
+        !report.output.text.contains("tool"),
+        "{}",
+        report.output.text
+    );
+    let report = block_on(tools.discover_report(&input(Some("page-???".into()), None)));
+    check(&report.output, true, &["error: invalid option --cursor: "]);
+}
+
+#[test]
 fn the_size_cap_keeps_entries_whole_and_the_cursor_goes_on_from_the_first_one_cut() {
     let fake = issue_tracker();
     for number in 10..40 {
@@ -253,12 +313,14 @@ fn mistakes_and_failures_are_outputs() {
     check(
         &discover(&tools, "/", "", Some(0), None),
         true,
-        &["\"limit\": 0 is outside 1..=50"],
+        &[
+            "\"limit\": 0 is not from 1 to 50: a page holds 1 to 50 entries, and the cursor a page gives reads the next",
+        ],
     );
     check(
         &discover(&tools, "/", "", Some(51), None),
         true,
-        &["\"limit\": 51 is outside 1..=50"],
+        &["\"limit\": 51 is not from 1 to 50"],
     );
     check(
         &discover(&tools, "/nowhere", "", None, None),

@@ -37,11 +37,22 @@ pub(crate) async fn run(
         // An outcome added to wip-tools later: its text says what happened.
         _ => return Err(Failure::other(account(&report.output.text))),
     };
+    let failure =
+        missing_interfaces(&inspection).map(|failure| connection.endpoint.explain(failure));
     match format {
         Format::Text => print_text(&report.output.text)?,
-        Format::Json => print_json(&inspection_json(&inspection, &report.output.text)?)?,
+        Format::Json => {
+            let mut document = inspection_json(&inspection, &report.output.text)?;
+            if let Some(failure) = &failure {
+                document["error"] = failure.error_json();
+            }
+            print_json(&document)?;
+        }
     }
-    missing_interfaces(&inspection)
+    match failure {
+        Some(failure) => Err(failure.without_document()),
+        None => Ok(()),
+    }
 }
 
 fn inspection_json(inspection: &Inspection, text: &str) -> Result<serde_json::Value> {
@@ -78,15 +89,13 @@ fn inspection_json(inspection: &Inspection, text: &str) -> Result<serde_json::Va
 
 /// The failure of an inspect whose interfaces were not all read: the first one's class decides
 /// the exit code, and stderr names each with why.
-fn missing_interfaces(inspection: &Inspection) -> Result<()> {
+fn missing_interfaces(inspection: &Inspection) -> Option<Failure> {
     let missing: Vec<_> = inspection
         .interfaces
         .iter()
         .filter_map(|(reference, fetched)| Some((reference, fetched.as_ref().err()?)))
         .collect();
-    let Some((_, first)) = missing.first() else {
-        return Ok(());
-    };
+    let (_, first) = missing.first()?;
     let mut lines = format!(
         "{} of {} interfaces of {} could not be read:",
         missing.len(),
@@ -100,12 +109,10 @@ fn missing_interfaces(inspection: &Inspection) -> Result<()> {
             error_line(error)
         ));
     }
-    Err(match first {
-        WorldspaceError::Protocol(error) => Failure::Protocol {
-            error: error.clone(),
-            detail: Some(lines),
-        },
-        _ => Failure::other(lines),
+    Some(match first {
+        WorldspaceError::Protocol(error) => Failure::protocol(error, Some(&lines)),
+        WorldspaceError::DeadlinePassed => Failure::deadline(lines),
+        _ => Failure::transport(lines),
     })
 }
 

@@ -66,9 +66,10 @@ pub(crate) async fn run(
 pub(crate) fn failure(outcome: InvokeOutcome, text: &str) -> Failure {
     let account = account(text);
     match outcome {
-        InvokeOutcome::Rejected { .. } | InvokeOutcome::Refused(_) => Failure::input(account),
+        InvokeOutcome::Rejected { .. } => Failure::input(account),
+        InvokeOutcome::Refused(_) => Failure::refused(account),
         InvokeOutcome::Failed(error) => Failure::from_worldspace(error),
-        InvokeOutcome::OutcomeUnknown { .. } => Failure::OutcomeUnknown(account),
+        InvokeOutcome::OutcomeUnknown { .. } => Failure::outcome_unknown(account),
         // An outcome added to wip-tools later: its text says what happened.
         _ => Failure::other(account),
     }

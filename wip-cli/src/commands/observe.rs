@@ -36,7 +36,7 @@ pub(crate) async fn run(
     spinner.finish();
     let tree = observed
         .map_err(|_| {
-            Failure::other(format!(
+            Failure::deadline(format!(
                 "the deadline of {}s (--timeout) passed before the Host answered",
                 timeout.as_secs()
             ))

@@ -6,6 +6,7 @@
 use wip_tools::InspectOutcome;
 use wip_tools::binding::python::{ptc_tools, python_module};
 
+use crate::cli::Format;
 use crate::commands::parse_path;
 use crate::connect::Connection;
 use crate::failure::{Failure, Result, account};
@@ -15,6 +16,18 @@ use crate::output::{print_json, print_text};
 pub(crate) struct AnthropicTools<'a> {
     pub(crate) code_execution: &'a str,
     pub(crate) module: &'a str,
+}
+
+/// `wip ptc` prints a Python module, or with `--anthropic-tools` JSON whatever the format: so
+/// `--format json` is refused for the module, which has no JSON form.
+pub(crate) fn check_format(format: Format, anthropic_tools: bool) -> Result<()> {
+    if format == Format::Json && !anthropic_tools {
+        return Err(Failure::usage(
+            "--format json does not apply to wip ptc, which prints a Python module\n\
+             next: Leave --format out for the module; --anthropic-tools prints JSON.",
+        ));
+    }
+    Ok(())
 }
 
 pub(crate) async fn run(

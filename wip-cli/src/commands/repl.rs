@@ -12,8 +12,9 @@ use rustyline::DefaultEditor;
 use rustyline::error::ReadlineError;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use wip_client::Client;
-use wip_tools::binding::{LineOutput, Session};
+use wip_tools::binding::{ErrorKind, LineOutput, Session};
 
+use crate::cli::Format;
 use crate::connect::Connection;
 use crate::failure::{Failure, Result, account};
 use crate::output::print_text;
@@ -23,7 +24,21 @@ pub(crate) async fn run(connection: &Connection) -> Result<()> {
     if std::io::stdin().is_terminal() {
         interactive(session).await
     } else {
-        script(session).await
+        script(session, connection).await
+    }
+}
+
+/// `wip repl` prints text alone: each line's result is invoke's text or a value bound, and a
+/// session, which runs as long as lines come, has no one document to print. A script that
+/// wants JSON runs `wip --format json invoke` a call at a time.
+pub(crate) fn check_format(format: Format) -> Result<()> {
+    match format {
+        Format::Text => Ok(()),
+        Format::Json => Err(Failure::usage(
+            "--format json does not apply to wip repl, which prints text a line at a time\n\
+             next: For JSON, run `wip --format json invoke TARGET OPERATION [INPUT]` a call at a \
+             time.",
+        )),
     }
 }
 
@@ -33,7 +48,7 @@ async fn interactive(mut session: Session<'_, Client>) -> Result<()> {
     let mut editor = DefaultEditor::new()
         .map_err(|error| Failure::other(format!("cannot set up line editing: {error}")))?;
     eprintln!(
-        "Call expressions, one a line: issue = \"/projects/wip/1\", then issue.read(). Ctrl-D ends."
+        "Call expressions, one a line: issue = \"/projects/wip/1\", then issue[/::issue.read#read](). Ctrl-D ends."
     );
     loop {
         // Reading a line blocks this worker thread; the runtime moves other tasks off it.
@@ -57,7 +72,7 @@ async fn interactive(mut session: Session<'_, Client>) -> Result<()> {
     }
 }
 
-async fn script(mut session: Session<'_, Client>) -> Result<()> {
+async fn script(mut session: Session<'_, Client>, connection: &Connection) -> Result<()> {
     let mut lines = BufReader::new(tokio::io::stdin()).lines();
     let mut number = 0usize;
     while let Some(line) = lines
@@ -68,7 +83,7 @@ async fn script(mut session: Session<'_, Client>) -> Result<()> {
         number += 1;
         let output = session.run_line(&line).await;
         if output.is_error {
-            return Err(line_failure(number, output));
+            return Err(line_failure(number, output, connection));
         }
         if !output.text.is_empty() {
             print_text(&output.text)?;
@@ -77,10 +92,11 @@ async fn script(mut session: Session<'_, Client>) -> Result<()> {
     Ok(())
 }
 
-/// The failure of line `number`, of its kind.
-fn line_failure(number: usize, output: LineOutput) -> Failure {
-    Failure::Line {
-        kind: output.kind,
-        text: format!("line {number}: {}", account(&output.text)),
-    }
+/// The failure of line `number`, of its kind; one that met trouble at the endpoint names it.
+fn line_failure(number: usize, output: LineOutput, connection: &Connection) -> Failure {
+    let explanation = (output.kind == Some(ErrorKind::Transport))
+        .then(|| connection.endpoint.explanation())
+        .flatten();
+    let account = explanation.unwrap_or_else(|| account(&output.text));
+    Failure::line(output.kind, format!("line {number}: {account}"))
 }

@@ -51,7 +51,7 @@ pub(crate) async fn run(
     let written = written.map_err(|error| {
         let hint = match (&error, &declaration) {
             (SchemaError::NoParameters { .. }, None) => "; --declaration prints the declaration",
-            (SchemaError::ToolName { .. }, Some(None)) => "; --name gives the tool a name",
+            (SchemaError::ToolName { .. }, Some(None)) => "; --name gives the declaration a name",
             _ => "",
         };
         let what = if declaration.is_some() {

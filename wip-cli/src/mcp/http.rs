@@ -362,6 +362,7 @@ fn loopback_origins(bound: SocketAddr) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::failure::Kind;
 
     fn listen(addr: &str) -> Listen {
         Listen {
@@ -393,15 +394,19 @@ mod tests {
     #[tokio::test]
     async fn a_non_loopback_address_needs_a_token() {
         for refused in ["0.0.0.0:0", "[::]:0", "192.168.1.10:8090"] {
-            let Err(Failure::Input(message)) = listen(refused).check().await else {
+            let Err(failure) = listen(refused).check().await else {
                 panic!("{refused} was not refused as a usage error");
             };
+            assert_eq!(failure.kind(), Kind::Input, "{failure}");
+            let message = failure.to_string();
             assert!(message.contains("not a loopback address"), "{message}");
             assert!(message.contains("--auth-token-file"), "{message}");
         }
-        let Err(Failure::Input(message)) = listen("no port").check().await else {
+        let Err(failure) = listen("no port").check().await else {
             panic!("an address without a port was accepted");
         };
+        assert_eq!(failure.kind(), Kind::Input, "{failure}");
+        let message = failure.to_string();
         assert!(message.contains("HOST:PORT"), "{message}");
     }
 

@@ -183,6 +183,9 @@ pub(crate) async fn check(case: &Case) -> (Run, Vec<String>) {
     if run.code != Some(expected) {
         broken.push(format!("exit {:?}, expected {expected}", run.code));
     }
+    if let Some(line) = crate::words::tool_line(&args, &run.stderr.text) {
+        broken.push(format!("stderr speaks of tools: {line:?}"));
+    }
     if run.killed || run.elapsed > bound {
         broken.push(format!(
             "took {:.1}s, bound {:.1}s",

@@ -94,7 +94,7 @@ pub enum Expected {
     #[error("expected a member or operation name after '.'")]
     Label,
     /// A bracket held a notation that is not a complete operation notation.
-    #[error("expected the complete operation notation, such as [/::issue.lifecycle#close]: {}", ErrorChain(.0.kind()))]
+    #[error("expected the complete operation notation, such as [/::issue.read#read]: {}", ErrorChain(.0.kind()))]
     Notation(NotationError),
     /// A closing `]`.
     #[error("expected ']'")]

@@ -235,7 +235,7 @@ impl<'t, W: Worldspace> Session<'t, W> {
             Base::Entry(path) => Value::Entry(Path::new(path).map_err(|error| {
                 input_stop(
                     &format!(
-                        "{} is not an entry: an entry is a canonical absolute path such as \"/issues/1\" ({error})",
+                        "{} is not an entry: an entry is a canonical absolute path such as \"/projects/wip/1\" ({error})",
                         Quoted(path)
                     ),
                     "Correct the path.",

@@ -8,6 +8,7 @@ use crate::invoke::InvokeInput;
 use crate::output::{ToolOutput, input_error};
 use crate::structured::ToolReport;
 use crate::tools::Tools;
+use crate::words::Audience;
 use crate::worldspace::Worldspace;
 
 impl<W: Worldspace> Tools<W> {
@@ -67,7 +68,7 @@ impl<W: Worldspace> Tools<W> {
         tool: &OperationTool,
         arguments: &Value,
     ) -> ToolReport {
-        let call = match operation_call(tool, arguments) {
+        let call = match operation_call(self.config.audience, tool, arguments) {
             Ok(call) => call,
             Err(output) => return ToolReport::text(output),
         };
@@ -76,9 +77,14 @@ impl<W: Worldspace> Tools<W> {
 }
 
 /// The invoke a call of `tool` with `arguments` makes, or the failure naming the wrong argument.
-fn operation_call(tool: &OperationTool, arguments: &Value) -> Result<InvokeInput, ToolOutput> {
+fn operation_call(
+    audience: Audience,
+    tool: &OperationTool,
+    arguments: &Value,
+) -> Result<InvokeInput, ToolOutput> {
     let Some(members) = arguments.as_object() else {
         return Err(input_error(
+            audience,
             "arguments",
             "expected a JSON object of named arguments",
         ));
@@ -86,13 +92,13 @@ fn operation_call(tool: &OperationTool, arguments: &Value) -> Result<InvokeInput
     let (target_argument, cursor_argument) = (tool.target_argument(), tool.cursor_argument());
     let target = match members.get(target_argument) {
         Some(Value::String(target)) => target.clone(),
-        Some(_) => return Err(input_error(target_argument, "expected a string")),
-        None => return Err(input_error(target_argument, "missing")),
+        Some(_) => return Err(input_error(audience, target_argument, "expected a string")),
+        None => return Err(input_error(audience, target_argument, "missing")),
     };
     let cursor = match members.get(cursor_argument) {
         None | Some(Value::Null) => None,
         Some(Value::String(cursor)) => Some(cursor.clone()),
-        Some(_) => return Err(input_error(cursor_argument, "expected a string")),
+        Some(_) => return Err(input_error(audience, cursor_argument, "expected a string")),
     };
     let input: Map<String, Value> = members
         .iter()

@@ -212,12 +212,12 @@ impl Generator<'_> {
             TypeExpr::Entry => match self.dialect {
                 Dialect::Gemini => json!({
                     "type": "string",
-                    "description": "An entry: a canonical absolute path such as /issues/1."
+                    "description": "An entry: a canonical absolute path such as /projects/wip/1."
                 }),
                 _ => json!({
                     "type": "string",
                     "pattern": "^/",
-                    "description": "An entry: a canonical absolute path such as /issues/1."
+                    "description": "An entry: a canonical absolute path such as /projects/wip/1."
                 }),
             },
             TypeExpr::Named { name } => self.named(name, location)?,

@@ -115,7 +115,7 @@ pub async fn python_module<W: Worldspace>(
 ) -> Result<String, ToolOutput> {
     let mut projected: Vec<ProjectedObject> = Vec::new();
     for target in targets {
-        let path = parse_target(target)?;
+        let path = parse_target(tools.config.audience, target)?;
         if projected.iter().any(|object| object.path == path) {
             continue;
         }
@@ -123,7 +123,7 @@ pub async fn python_module<W: Worldspace>(
             .worldspace
             .resolve(&path)
             .await
-            .map_err(|error| unknown_target(&path, &error))?;
+            .map_err(|error| unknown_target(tools.config.audience, &path, &error))?;
         let mut interfaces = Vec::new();
         for reference in &observation.object.interfaces {
             let fetched = tools
@@ -133,7 +133,7 @@ pub async fn python_module<W: Worldspace>(
                 .map_err(|error| {
                     failure(|out| {
                         let what = format!("fetching interface {}", SignatureRef(reference));
-                        write_worldspace_error(out, &what, &error)
+                        write_worldspace_error(out, tools.config.audience, &what, &error)
                     })
                 })?;
             interfaces.push(fetched);
