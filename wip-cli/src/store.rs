@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use wip_client::StoreErrorKind;
 use wip_store::{StoreLocation, StoreOptions};
 
 use crate::cli::GlobalOptions;
@@ -50,6 +51,9 @@ pub(crate) async fn keep(
         Ok(Err(error)) if named.is_none() => {
             tracing::warn!(%error, "the default store cannot be used; nothing is kept");
             return Ok(());
+        }
+        Ok(Err(error)) if error.kind() == StoreErrorKind::Misuse => {
+            return Err(Failure::input(format!("option --store: {error}")));
         }
         Ok(Err(error)) => {
             return Err(Failure::other(format!("the store of --store: {error}")));

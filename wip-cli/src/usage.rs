@@ -29,7 +29,12 @@ pub(crate) fn refuse(error: &clap::Error, args: &[OsString]) -> ExitCode {
 /// The usage failure `error` states: its first paragraph is the message, and what clap adds
 /// after it (a tip, the usage line, where to read more) is the next step.
 fn failure(error: &clap::Error) -> Failure {
-    if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+    // clap says the first when nothing at all was given, the second when an option was (on
+    // the line, or from the environment, as WIP_ENDPOINT or WIP_STORE).
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand
+    ) {
         return Failure::usage("a command is missing\nnext: `wip --help` lists the commands.");
     }
     let rendered = error.render().to_string();

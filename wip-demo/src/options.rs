@@ -11,7 +11,7 @@ use crate::error::DemoError;
 use crate::lab::{MAX_DEEP_LEVELS, MAX_WIDE_OPERATIONS};
 
 /// The largest number of generated issues [`DemoOptions::issues`] accepts.
-pub const MAX_ISSUES: usize = 300_000;
+pub const MAX_ISSUES: usize = 100_000;
 
 /// Settings for [`serve`](crate::serve). Start from [`DemoOptions::default`] and change fields
 /// (`DemoOptions { issues: 10, ..DemoOptions::default() }`): the `lab` feature adds the fields
@@ -42,8 +42,8 @@ pub struct DemoOptions {
     /// Largest request body accepted, in bytes; a larger one gets a bare HTTP 413. Default 1 MiB.
     pub max_request_bytes: usize,
     /// Largest response body sent, in bytes. An observation larger than this is answered with
-    /// `resource_limit_exceeded`. Default 64 MiB, enough for an observe of 200,000 issues once
-    /// [`max_observe_objects`](Self::max_observe_objects) allows it; raise it for more.
+    /// `resource_limit_exceeded`. Default 64 MiB, enough for an observe of all 100,000 issues
+    /// once [`max_observe_objects`](Self::max_observe_objects) allows it.
     pub max_response_bytes: usize,
     /// Deepest JSON nesting accepted in a request or sent in a response; at most 127 is
     /// meaningful (serde_json's own limit). Default 64.
@@ -51,10 +51,9 @@ pub struct DemoOptions {
     /// Most Objects one observe may return; a deeper or wider request is answered with
     /// `resource_limit_exceeded` before anything is built. Default 10,000, about 3 MB of JSON.
     ///
-    /// Raise it past the number of issues to observe all of them in one request: 100,000 are
-    /// about 27 MB of JSON and take the Host roughly half a gigabyte of memory and a second or
-    /// more while the answer is built and encoded (wip-http encodes through a JSON tree); a
-    /// maximal world of 300,000 takes three times that.
+    /// Raise it past 100,004 to observe all generated issues of a maximal world in one request:
+    /// that answer is about 27 MB of JSON and takes the Host roughly half a gigabyte of memory
+    /// and a second or more while it is built and encoded (wip-http encodes through a JSON tree).
     pub max_observe_objects: usize,
     /// Most connections served at once; further clients wait in the listen backlog. Default 256.
     pub max_connections: usize,

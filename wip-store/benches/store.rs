@@ -11,8 +11,8 @@
 //!   JSON that listed them).
 //!
 //! The embedded store always; PostgreSQL too when `WIP_BENCH_POSTGRES` holds a URL of a
-//! database the bench may write to. `STORE_BENCH_ISSUES` sets N (default 300,000, the demo's
-//! most).
+//! database the bench may write to. `STORE_BENCH_ISSUES` sets N (default 100,000, the demo's
+//! most: one listing of them is about 27 MB of JSON).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -28,7 +28,7 @@ use wip_store::{EmbeddedStore, PostgresStore, StoreOptions, space_key};
 use wip_tools::{DiscoverInput, Tools, ToolsConfig};
 
 /// Room for the largest answer: the demo's most issues in one listing.
-const BODY: usize = 256 << 20;
+const BODY: usize = 128 << 20;
 
 fn main() {
     let issues: usize = std::env::var("STORE_BENCH_ISSUES")

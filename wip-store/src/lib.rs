@@ -107,7 +107,9 @@ impl StoreLocation {
 
 /// Opens the store at `location`; `Ok(None)` for [`StoreLocation::None`].
 ///
-/// PostgreSQL is connected to and its schema migrated before this returns.
+/// The embedded store's directory is made ready before this returns; PostgreSQL is connected
+/// to (and its schema migrated) on the store's first call ([`PostgresStore::new`]), so a
+/// database that is down at start leaves the client answering from memory until it is back.
 pub async fn open(
     location: &StoreLocation,
     options: StoreOptions,
@@ -117,7 +119,7 @@ pub async fn open(
         StoreLocation::Embedded(directory) => {
             Some(Arc::new(EmbeddedStore::open(directory, options)?))
         }
-        StoreLocation::Postgres(url) => Some(Arc::new(PostgresStore::connect(url, options).await?)),
+        StoreLocation::Postgres(url) => Some(Arc::new(PostgresStore::new(url, options)?)),
     })
 }
 

@@ -73,6 +73,17 @@ impl PostgresStore {
     /// database that cannot be reached or refuses the login is
     /// [`StoreErrorKind::Unavailable`].
     pub async fn connect(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
+        let store = Self::new(url, options)?;
+        let client = store.open().await?;
+        store.give_back(client);
+        Ok(store)
+    }
+
+    /// A handle on the database at `url` that connects (and migrates) on its first call, so
+    /// that a replica starting while the database is down serves from its own memory until
+    /// the database answers. Only a URL that cannot work is refused here
+    /// ([`StoreErrorKind::Misuse`]).
+    pub fn new(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
         let mut config: Config = url.parse().map_err(|error| {
             StoreError::new(
                 StoreErrorKind::Misuse,
@@ -96,16 +107,13 @@ impl PostgresStore {
         if config.get_application_name().is_none() {
             config.application_name("wip");
         }
-        let store = Self {
+        Ok(Self {
             database: describe(&config),
             config,
             bound: Bound::new(options.timeout),
             holder: crate::holder::holder_name(),
             idle: Mutex::new(Vec::new()),
-        };
-        let client = store.open().await?;
-        store.give_back(client);
-        Ok(store)
+        })
     }
 
     async fn open(&self) -> Result<Client, StoreError> {

@@ -118,6 +118,7 @@ impl Worldspace for Client {
                     crawled: crawled.requests,
                     unexplored,
                     deadline_passed: crawled.deadline_passed,
+                    budget_reached: crawled.requests >= request.crawl_budget,
                     listings: listings.listings,
                     observed_now: listings.observed_since,
                     oldest_answered: listings.oldest_before.map(|at| at.age(now)),
@@ -168,6 +169,13 @@ impl Worldspace for Client {
             call.arguments,
         )
         .await;
+        // What the call gave as evidence (an entry it returned, an Object it changed) reaches
+        // the other processes sharing the store without waiting for a discover here; apart
+        // from the call, so that a slow store never delays its result.
+        if self.keeps_store() {
+            let client = self.clone();
+            tokio::spawn(async move { client.save().await });
+        }
         match result {
             Ok(success) => Ok(CallOutcome::Success(CallSuccess {
                 result: success.result,

@@ -338,33 +338,39 @@ fn write_coverage(out: &mut Writer, page: &SearchPage, audience: Audience) -> fm
             Age(coverage.max_age)
         )?;
     } else {
-        let why = if coverage.deadline_passed {
-            "the deadline passed"
-        } else if page.failures.is_empty() {
-            "crawl budget reached"
+        // Why what is left was left: each reason that held, in one parenthesis.
+        let mut why = Vec::new();
+        if coverage.leased_elsewhere > 0 {
+            why.push(format!(
+                "another process sharing the index is observing {} of them",
+                coverage.leased_elsewhere
+            ));
+        }
+        if coverage.deadline_passed {
+            why.push("the deadline passed".to_owned());
+        } else if coverage.budget_reached {
+            why.push("crawl budget reached".to_owned());
+        }
+        if !page.failures.is_empty() {
+            why.push("some observes failed".to_owned());
+        }
+        let why = if why.is_empty() {
+            String::new()
         } else {
-            "some observes failed"
+            format!(" ({})", why.join("; "))
         };
         if coverage.stale > 0 {
             write!(
                 out,
-                "; {} listings older than {} or changed since were not observed again (",
+                "; {} listings older than {} or changed since were not observed again{why}",
                 coverage.stale,
                 Age(coverage.max_age)
             )?;
-            if coverage.leased_elsewhere > 0 {
-                write!(
-                    out,
-                    "another process sharing the index is observing {}; ",
-                    coverage.leased_elsewhere
-                )?;
-            }
-            write!(out, "{why})")?;
         }
         if coverage.unexplored > 0 {
             write!(
                 out,
-                "; {} Objects still unexplored ({why})",
+                "; {} Objects still unexplored{why}",
                 coverage.unexplored
             )?;
         }

@@ -335,6 +335,7 @@ impl Worldspace for FakeWorldspace {
             indexed: state.indexed(&request.scope).len(),
             crawled,
             unexplored: state.frontier(&request.scope).len(),
+            budget_reached: crawled >= request.crawl_budget,
             max_age: request.max_age,
             ..Coverage::default()
         };

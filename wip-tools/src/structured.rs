@@ -110,6 +110,7 @@ pub fn output_schema() -> Value {
                     "crawled": count,
                     "unexplored": count,
                     "deadline_passed": {"type": "boolean"},
+                    "budget_reached": {"type": "boolean"},
                     "listings": count,
                     "observed_now": count,
                     "oldest_answered_seconds": {"type": ["integer", "null"], "minimum": 0},
@@ -120,7 +121,7 @@ pub fn output_schema() -> Value {
                     "complete": {"type": "boolean"}
                 },
                 "required": [
-                    "indexed", "crawled", "unexplored", "deadline_passed", "listings",
+                    "indexed", "crawled", "unexplored", "deadline_passed", "budget_reached", "listings",
                     "observed_now", "oldest_answered_seconds", "stale", "leased_elsewhere",
                     "max_age_seconds", "store_unavailable", "complete"
                 ],

@@ -115,8 +115,10 @@ pub struct Coverage {
     pub crawled: usize,
     /// Indexed Objects of the scope whose children were not observed yet.
     pub unexplored: usize,
-    /// Whether the crawl stopped because the deadline passed (rather than the budget).
+    /// Whether the crawl stopped because the deadline passed.
     pub deadline_passed: bool,
+    /// Whether the search sent as many observes as its crawl budget allows.
+    pub budget_reached: bool,
     /// Listings of the scope (Objects whose children were observed) the entries come from.
     pub listings: usize,
     /// Those this search observed.
@@ -157,6 +159,7 @@ impl Coverage {
             "crawled": self.crawled,
             "unexplored": self.unexplored,
             "deadline_passed": self.deadline_passed,
+            "budget_reached": self.budget_reached,
             "listings": self.listings,
             "observed_now": self.observed_now,
             "oldest_answered_seconds": self.oldest_answered.map(|age| age.as_secs()),

@@ -241,3 +241,61 @@ async fn clients_sharing_a_store_answer_from_each_others_listings_and_evidence()
     assert_eq!(listed(&found), ["/projects/wip/7"], "{found}");
     assert!(server.counters().observe > observes);
 }
+
+/// The same changes by another client, seen across two clients that share an embedded store:
+/// the second answers from the first's listings within the maximum age, and once they are
+/// older observes them again and keeps what it saw for the first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn removals_and_moves_reach_clients_sharing_a_store() {
+    let server = server().await;
+    let folder = Folder(
+        std::env::temp_dir().join(format!("wip-tools-freshness-moves-{}", std::process::id())),
+    );
+    let key = space_key(&server.endpoint(), None);
+    let open = || -> Arc<dyn wip_client::SpaceStore> {
+        Arc::new(EmbeddedStore::open(&folder.0, StoreOptions::default()).expect("opens"))
+    };
+    let first = client(&server, "first");
+    first.keep_in(open(), key.clone()).await.expect("loads");
+    let first = tools(first, FIVE_MINUTES);
+    let before = listed(&discover(&first, "/lab/tracker", "").await);
+    assert!(before.contains(&"/lab/tracker/alpha/3".to_owned()));
+    let writer = tools(client(&server, "writer"), FIVE_MINUTES);
+    text(
+        &writer,
+        "invoke",
+        json!({"target": "/lab/tracker/alpha/3", "operation": "/lab::lab.issue#delete", "input": {}}),
+    )
+    .await;
+    text(
+        &writer,
+        "invoke",
+        json!({
+            "target": "/lab/tracker/beta/4",
+            "operation": "/lab::lab.issue#move_to",
+            "input": {"project": "/lab/tracker/alpha"},
+        }),
+    )
+    .await;
+    let second = client(&server, "second");
+    second.keep_in(open(), key.clone()).await.expect("loads");
+    let second = tools(second, Duration::ZERO);
+    let after = listed(&discover(&second, "/lab/tracker", "").await);
+    assert!(
+        !after.contains(&"/lab/tracker/alpha/3".to_owned()),
+        "{after:?}"
+    );
+    assert!(
+        !after.contains(&"/lab/tracker/beta/4".to_owned()),
+        "{after:?}"
+    );
+    assert!(
+        after.contains(&"/lab/tracker/alpha/4".to_owned()),
+        "{after:?}"
+    );
+    // The first, within its maximum age, takes in what the second saved before it answers.
+    let observes = server.counters().observe;
+    let followed = listed(&discover(&first, "/lab/tracker", "").await);
+    assert_eq!(server.counters().observe, observes);
+    assert_eq!(followed, after);
+}

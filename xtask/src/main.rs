@@ -2,7 +2,7 @@
 //!
 //! - `ci`: what CI runs: format check, no import circle inside a crate, clippy with warnings
 //!   denied, the tests, the examples, the docs, the packages; first it installs the programs the
-//!   tests run (tmux, python3 and its venv) when they are missing.
+//!   tests run (tmux, python3 and its venv, PostgreSQL) when they are missing.
 //! - `examples`: builds every example and runs each one meant to run, each within a time bound
 //!   (`examples.rs`).
 //! - `package`: checks the publishable crates' metadata and packs them, each built from its

@@ -105,6 +105,11 @@ impl Client {
         let Some(keeping) = self.inner.keeping.get() else {
             return true;
         };
+        // A store that failed last is not asked again for every listing: until a follow or a
+        // save reaches it, this client observes on its own.
+        if keeping.failure().is_some() {
+            return true;
+        }
         let result = keeping.store().lease(keeping.key(), path, ttl).await;
         keeping.record(&result);
         result.unwrap_or(true)
