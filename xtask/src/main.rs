@@ -1,8 +1,9 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `ci`: what CI runs: format check, no import circle inside a crate, clippy with warnings
-//!   denied, the tests, the examples, the docs, the packages; first it installs the programs the
-//!   tests run (tmux, python3 and its venv) when they are missing.
+//! - `ci`: what CI runs: format check, no import circle inside a crate, every workspace's lock
+//!   file current (`locks.rs`; `fuzz/` and `benches/discover/` are resolved, not built), clippy
+//!   with warnings denied, the tests, the examples, the docs, the packages; first it installs the
+//!   programs the tests run (tmux, python3 and its venv) when they are missing.
 //! - `examples`: builds every example and runs each one meant to run, each within a time bound
 //!   (`examples.rs`).
 //! - `package`: checks the publishable crates' metadata and packs them, each built from its
@@ -24,6 +25,7 @@ mod examples;
 mod fresh_clone;
 mod fuzz;
 mod load;
+mod locks;
 mod metadata;
 mod package;
 
@@ -62,6 +64,7 @@ fn ci() -> Result<()> {
     install_test_peers()?;
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
     cycles::run(&[])?;
+    locks::check()?;
     cargo(
         &[
             "clippy",
