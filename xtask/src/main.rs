@@ -12,7 +12,8 @@
 //! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
 //!   the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
-//!   `bench --discover`: the discover index against tantivy and bm25 (`benches/discover/`).
+//!   `bench --overhead`: the client's overhead alone; `bench --discover`: the discover index
+//!   against tantivy and bm25 (`benches/discover/`).
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
 //! - `load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`: invokes
 //!   through the tools against the demo, with faults injected on a fraction of connections, in
@@ -39,7 +40,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | examples | package | cycles [CRATE...] | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
+            "usage: cargo xtask <ci | examples | package | cycles [CRATE...] | golden [--bless] | bench [--quick] [--discover] [--overhead] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
         );
     };
     match command.as_str() {
