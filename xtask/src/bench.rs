@@ -3,7 +3,7 @@
 //! which the target is checked against, and the ratio of the medians. Then the client's
 //! overhead (`wip-client/benches/overhead.rs`), with the demo Host in a process of its own unless
 //! `--host-in-process` is given: each row's client and transport-alone throughput over the bare
-//! POST's, against their floors.
+//! POST's, against their floors. `--overhead` runs that bench alone.
 
 use std::fs;
 use std::io::{BufRead, BufReader};
@@ -83,13 +83,17 @@ const MEMORY: (&str, &str) = ("wip-client", "memory");
 const STORE: (&str, &str) = ("wip-store", "store");
 
 pub(crate) fn run(args: &[String]) -> Result<()> {
-    let (mut quick, mut discover, mut host_in_process) = (false, false, false);
+    let (mut quick, mut discover, mut host_in_process, mut only_overhead) =
+        (false, false, false, false);
     for arg in args {
         match arg.as_str() {
             "--quick" => quick = true,
             "--discover" => discover = true,
             "--host-in-process" => host_in_process = true,
-            _ => bail!("usage: cargo xtask bench [--quick] [--discover] [--host-in-process]"),
+            "--overhead" => only_overhead = true,
+            _ => bail!(
+                "usage: cargo xtask bench [--quick] [--discover] [--overhead] [--host-in-process]"
+            ),
         }
     }
     let criterion_args: &[&str] = if quick {
@@ -105,13 +109,21 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         command.extend(criterion_args);
         return cargo(&command, &[]);
     }
+<<<<<<< HEAD
     for (package, bench) in BENCHES.iter().chain([&MEMORY, &STORE]) {
+=======
+    let target = target_directory(&[])?;
+    let report = target.join("client-overhead.json");
+    if only_overhead {
+        overhead(&report, host_in_process)?;
+        return print_overhead(&report);
+    }
+    for (package, bench) in BENCHES.iter().chain([&MEMORY]) {
+>>>>>>> on-the-way
         let mut command = vec!["bench", "--locked", "-p", package, "--bench", bench, "--"];
         command.extend(criterion_args);
         cargo(&command, &[])?;
     }
-    let target = target_directory(&[])?;
-    let report = target.join("client-overhead.json");
     overhead(&report, host_in_process)?;
 
     println!(
@@ -137,8 +149,13 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             comparison.label, mean, median, comparison.target
         );
     }
+    print_overhead(&report)
+}
+
+/// Prints the overhead bench's rows from its `report` as a table.
+fn print_overhead(report: &Path) -> Result<()> {
     let text =
-        fs::read_to_string(&report).with_context(|| format!("reading {}", report.display()))?;
+        fs::read_to_string(report).with_context(|| format!("reading {}", report.display()))?;
     print!("{}", overhead_table(&text)?);
     Ok(())
 }

@@ -1,8 +1,10 @@
 //! Project automation, run as `cargo xtask <command>`.
 //!
-//! - `ci`: what CI runs: format check, no import circle inside a crate, clippy with warnings
-//!   denied, the tests, the examples, the docs, the packages; first it installs the programs the
-//!   tests run (tmux, python3 and its venv, PostgreSQL) when they are missing.
+//! - `ci`: what CI runs: format check, no import circle inside a crate, every workspace's lock
+//!   file current (`locks.rs`; `fuzz/` and `benches/discover/` are resolved, not built), clippy
+//!   with warnings denied, the tests, the examples, the docs, the packages; first it installs the
+//!   programs the tests run (tmux, python3 and its venv,
+//!   PostgreSQL) when they are missing.
 //! - `examples`: builds every example and runs each one meant to run, each within a time bound
 //!   (`examples.rs`).
 //! - `package`: checks the publishable crates' metadata and packs them, each built from its
@@ -11,7 +13,8 @@
 //! - `golden [--bless]`: the Text View, inspect and schema golden-file tests; `--bless` rewrites
 //!   the expected files.
 //! - `bench [--quick]`: the criterion benchmarks, then a table of our time over the baseline's;
-//!   `bench --discover`: the discover index against tantivy and bm25 (`benches/discover/`).
+//!   `bench --overhead`: the client's overhead alone; `bench --discover`: the discover index
+//!   against tantivy and bm25 (`benches/discover/`).
 //! - `fuzz <target> [--seconds N]`: a cargo-fuzz target for N seconds (default 60).
 //! - `load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`: invokes
 //!   through the tools against the demo, with faults injected on a fraction of connections, in
@@ -24,6 +27,7 @@ mod examples;
 mod fresh_clone;
 mod fuzz;
 mod load;
+mod locks;
 mod metadata;
 mod package;
 
@@ -37,7 +41,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         bail!(
-            "usage: cargo xtask <ci | examples | package | cycles [CRATE...] | golden [--bless] | bench [--quick] [--discover] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
+            "usage: cargo xtask <ci | examples | package | cycles [CRATE...] | golden [--bless] | bench [--quick] [--discover] [--overhead] | fuzz <target> [--seconds N] | load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N] | fresh-clone [--keep]>"
         );
     };
     match command.as_str() {
@@ -62,6 +66,7 @@ fn ci() -> Result<()> {
     install_test_peers()?;
     cargo(&["fmt", "--all", "--", "--check"], &[])?;
     cycles::run(&[])?;
+    locks::check()?;
     cargo(
         &[
             "clippy",
