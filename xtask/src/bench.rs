@@ -109,17 +109,13 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
         command.extend(criterion_args);
         return cargo(&command, &[]);
     }
-<<<<<<< HEAD
-    for (package, bench) in BENCHES.iter().chain([&MEMORY, &STORE]) {
-=======
     let target = target_directory(&[])?;
     let report = target.join("client-overhead.json");
     if only_overhead {
         overhead(&report, host_in_process)?;
         return print_overhead(&report);
     }
-    for (package, bench) in BENCHES.iter().chain([&MEMORY]) {
->>>>>>> on-the-way
+    for (package, bench) in BENCHES.iter().chain([&MEMORY, &STORE]) {
         let mut command = vec!["bench", "--locked", "-p", package, "--bench", bench, "--"];
         command.extend(criterion_args);
         cargo(&command, &[])?;
