@@ -23,8 +23,9 @@
 //!
 //! An operation without a tool stays reachable through `invoke` (or `read`), so those tools stay
 //! listed beside the per-operation ones; they also reach Objects outside the scope and Objects
-//! known only from results. The list only grows while it is kept: a tool once listed keeps its
-//! name and meaning, and a call to an operation that is gone is refused as invoke refuses it.
+//! known only from results. A tool keeps its name and meaning while it is listed; it leaves the
+//! list when a look that read the whole scope finds no Object exposing its interface any more,
+//! and a call to an operation that is gone meanwhile is refused as invoke refuses it.
 //!
 //! # Names
 //!

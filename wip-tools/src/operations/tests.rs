@@ -267,7 +267,7 @@ fn the_policy_decides_what_is_listed_and_how_it_is_marked() {
 }
 
 #[test]
-fn the_list_is_bounded_and_only_grows() {
+fn the_list_is_bounded() {
     let many: Vec<(String, &str)> = (0..MAX_OPERATION_TOOLS + 10)
         .map(|index| (format!("op_{index:04}"), "[]"))
         .collect();
@@ -324,6 +324,38 @@ fn a_new_interface_found_later_is_added_and_the_others_keep_their_tools() {
     assert_eq!(listed.add(found, tools.policy()).tools, 1);
     assert_eq!(listed.tools()[0], before);
     assert_eq!(listed.tools()[1].name(), "person__profile");
+}
+
+#[test]
+fn an_interface_no_object_of_the_scope_exposes_any_more_loses_its_tools() {
+    let read = interface("/", "issue.read");
+    let person = interface("/", "person");
+    let fake = world(&[(read, descriptor(&[("read", "[]")]))]);
+    fake.insert_interface(person.clone(), descriptor(&[("profile", "[]")]));
+    fake.insert_object(&path("/people"), "people", None, vec![]);
+    fake.insert_object(&path("/people/alice"), "alice", None, vec![person.clone()]);
+    let tools = Tools::new(fake);
+    let (mut listed, _) = listing(&tools);
+    let names = |listed: &OperationTools| -> Vec<String> {
+        listed
+            .tools()
+            .iter()
+            .map(|tool| tool.name().to_owned())
+            .collect()
+    };
+    assert_eq!(names(&listed), ["issue_read__read", "person__profile"]);
+    // Alice is gone: a look that reads the whole scope finds no Object exposing `person`.
+    tools.worldspace().remove(&path("/people/alice"));
+    let found = block_on(tools.find_operations(&listed, 32));
+    let added = listed.add(found, tools.policy());
+    assert_eq!((added.tools, added.removed), (0, 1));
+    assert_eq!(names(&listed), ["issue_read__read"]);
+    // Should she come back, her interface is looked at again.
+    tools
+        .worldspace()
+        .insert_object(&path("/people/alice"), "alice", None, vec![person]);
+    let found = block_on(tools.find_operations(&listed, 32));
+    assert_eq!(listed.add(found, tools.policy()).tools, 1);
 }
 
 #[test]
