@@ -112,6 +112,16 @@ async fn an_entry_a_call_returned_makes_its_listing_observed_again() {
     assert!(again.contains("answered from the index"), "{again}");
 }
 
+/// Another client deletes the lab issue `deleted` and moves `moved` to the project `to`.
+async fn delete_and_move(server: &DemoServer, deleted: &str, moved: &str, to: &str) {
+    let writer = tools(client(server, "writer"), FIVE_MINUTES);
+    let delete = json!({"target": deleted, "operation": "/lab::lab.issue#delete", "input": {}});
+    text(&writer, "invoke", delete).await;
+    let input = json!({"project": to});
+    let shift = json!({"target": moved, "operation": "/lab::lab.issue#move_to", "input": input});
+    text(&writer, "invoke", shift).await;
+}
+
 /// Another client deletes one lab issue and moves another: nothing this client did says so,
 /// so within the maximum age it answers from its listings (and says how old they are), and at
 /// a maximum age of zero it observes every listing again and sees both changes.
@@ -121,26 +131,16 @@ async fn children_removed_and_moved_elsewhere_are_seen_once_listings_age() {
     let watcher = client(&server, "watcher");
     let patient = tools(watcher.clone(), FIVE_MINUTES);
     let eager = tools(watcher, Duration::ZERO);
-    let writer = tools(client(&server, "writer"), FIVE_MINUTES);
     let first = discover(&patient, "/lab/tracker", "").await;
     let entries = listed(&first);
     for path in ["/lab/tracker/alpha/1", "/lab/tracker/alpha/2"] {
         assert!(entries.contains(&path.to_owned()), "{first}");
     }
-    text(
-        &writer,
-        "invoke",
-        json!({"target": "/lab/tracker/alpha/1", "operation": "/lab::lab.issue#delete", "input": {}}),
-    )
-    .await;
-    text(
-        &writer,
-        "invoke",
-        json!({
-            "target": "/lab/tracker/alpha/2",
-            "operation": "/lab::lab.issue#move_to",
-            "input": {"project": "/lab/tracker/beta"},
-        }),
+    delete_and_move(
+        &server,
+        "/lab/tracker/alpha/1",
+        "/lab/tracker/alpha/2",
+        "/lab/tracker/beta",
     )
     .await;
     let observes = server.counters().observe;
@@ -186,30 +186,49 @@ impl Drop for Folder {
     }
 }
 
+/// An embedded store in a folder of its own that several clients open, as processes would.
+struct SharedStore {
+    folder: Folder,
+    key: wip_client::SpaceKey,
+}
+
+impl SharedStore {
+    fn new(server: &DemoServer, name: &str) -> Self {
+        let folder = std::env::temp_dir().join(format!("wip-tools-{name}-{}", std::process::id()));
+        Self {
+            folder: Folder(folder),
+            key: space_key(&server.endpoint(), None),
+        }
+    }
+
+    fn open(&self) -> Arc<dyn wip_client::SpaceStore> {
+        Arc::new(EmbeddedStore::open(&self.folder.0, StoreOptions::default()).expect("opens"))
+    }
+
+    /// A new client of `server` keeping its space here, loaded; how many entries it took in.
+    async fn client(&self, server: &DemoServer, name: &str) -> (Client, usize) {
+        let client = client(server, name);
+        let taken = client
+            .keep_in(self.open(), self.key.clone())
+            .await
+            .expect("the store loads");
+        (client, taken)
+    }
+}
+
 /// Two processes share the embedded store: the second answers from what the first crawled,
 /// sending no observe; a third that only calls gives evidence, through the store, that makes
 /// the second observe the listing again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clients_sharing_a_store_answer_from_each_others_listings_and_evidence() {
     let server = server().await;
-    let folder =
-        Folder(std::env::temp_dir().join(format!("wip-tools-freshness-{}", std::process::id())));
-    let key = space_key(&server.endpoint(), None);
-    let open = || -> Arc<dyn wip_client::SpaceStore> {
-        Arc::new(EmbeddedStore::open(&folder.0, StoreOptions::default()).expect("opens"))
-    };
-    let first = client(&server, "first");
-    first
-        .keep_in(open(), key.clone())
-        .await
-        .expect("an empty store loads");
-    let first = tools(first, FIVE_MINUTES);
+    let store = SharedStore::new(&server, "freshness");
+    let first = tools(store.client(&server, "first").await.0, FIVE_MINUTES);
     let crawled = discover(&first, "/projects", "login").await;
     assert!(crawled.contains("the whole scope is indexed,"), "{crawled}");
 
     let observes = server.counters().observe;
-    let second = client(&server, "second");
-    let taken = second.keep_in(open(), key.clone()).await.expect("loads");
+    let (second, taken) = store.client(&server, "second").await;
     assert!(taken > 50, "the first one's entries: {taken}");
     let second = tools(second, FIVE_MINUTES);
     let answered = discover(&second, "/projects", "login").await;
@@ -219,7 +238,9 @@ async fn clients_sharing_a_store_answer_from_each_others_listings_and_evidence()
 
     // A third process only calls, and keeps its evidence.
     let caller = client(&server, "caller");
-    caller.journal_into(open(), key.clone()).expect("journals");
+    caller
+        .journal_into(store.open(), store.key.clone())
+        .expect("journals");
     let caller = tools(caller, FIVE_MINUTES);
     let created = text(
         &caller,
@@ -243,43 +264,23 @@ async fn clients_sharing_a_store_answer_from_each_others_listings_and_evidence()
 }
 
 /// The same changes by another client, seen across two clients that share an embedded store:
-/// the second answers from the first's listings within the maximum age, and once they are
-/// older observes them again and keeps what it saw for the first.
+/// the second observes the listings again (its maximum age is zero) and keeps what it saw,
+/// which the first takes in before it answers, within its own maximum age.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn removals_and_moves_reach_clients_sharing_a_store() {
     let server = server().await;
-    let folder = Folder(
-        std::env::temp_dir().join(format!("wip-tools-freshness-moves-{}", std::process::id())),
-    );
-    let key = space_key(&server.endpoint(), None);
-    let open = || -> Arc<dyn wip_client::SpaceStore> {
-        Arc::new(EmbeddedStore::open(&folder.0, StoreOptions::default()).expect("opens"))
-    };
-    let first = client(&server, "first");
-    first.keep_in(open(), key.clone()).await.expect("loads");
-    let first = tools(first, FIVE_MINUTES);
+    let store = SharedStore::new(&server, "freshness-moves");
+    let first = tools(store.client(&server, "first").await.0, FIVE_MINUTES);
     let before = listed(&discover(&first, "/lab/tracker", "").await);
     assert!(before.contains(&"/lab/tracker/alpha/3".to_owned()));
-    let writer = tools(client(&server, "writer"), FIVE_MINUTES);
-    text(
-        &writer,
-        "invoke",
-        json!({"target": "/lab/tracker/alpha/3", "operation": "/lab::lab.issue#delete", "input": {}}),
+    delete_and_move(
+        &server,
+        "/lab/tracker/alpha/3",
+        "/lab/tracker/beta/4",
+        "/lab/tracker/alpha",
     )
     .await;
-    text(
-        &writer,
-        "invoke",
-        json!({
-            "target": "/lab/tracker/beta/4",
-            "operation": "/lab::lab.issue#move_to",
-            "input": {"project": "/lab/tracker/alpha"},
-        }),
-    )
-    .await;
-    let second = client(&server, "second");
-    second.keep_in(open(), key.clone()).await.expect("loads");
-    let second = tools(second, Duration::ZERO);
+    let second = tools(store.client(&server, "second").await.0, Duration::ZERO);
     let after = listed(&discover(&second, "/lab/tracker", "").await);
     assert!(
         !after.contains(&"/lab/tracker/alpha/3".to_owned()),
@@ -293,7 +294,6 @@ async fn removals_and_moves_reach_clients_sharing_a_store() {
         after.contains(&"/lab/tracker/alpha/4".to_owned()),
         "{after:?}"
     );
-    // The first, within its maximum age, takes in what the second saved before it answers.
     let observes = server.counters().observe;
     let followed = listed(&discover(&first, "/lab/tracker", "").await);
     assert_eq!(server.counters().observe, observes);

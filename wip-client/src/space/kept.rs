@@ -141,6 +141,10 @@ impl SpaceChanges {
     /// it: an entry written here under a path `later` removes goes, an entry or interface
     /// written again keeps its later form.
     pub fn merge(&mut self, later: Self) {
+        if self.is_empty() {
+            *self = later;
+            return;
+        }
         let Self {
             entries,
             removed,
@@ -153,10 +157,19 @@ impl SpaceChanges {
                 .retain(|entry| !path.is_ancestor_or_self_of(&entry.path));
         }
         self.removed.extend(removed);
+        let mut at: HashMap<Path, usize> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(index, entry)| (entry.path.clone(), index))
+            .collect();
         for entry in entries {
-            match self.entries.iter_mut().find(|held| held.path == entry.path) {
-                Some(held) => *held = entry,
-                None => self.entries.push(entry),
+            match at.get(&entry.path) {
+                Some(&index) => self.entries[index] = entry,
+                None => {
+                    at.insert(entry.path.clone(), self.entries.len());
+                    self.entries.push(entry);
+                }
             }
         }
         for interface in interfaces {

@@ -147,7 +147,7 @@ mod tests {
     use wip_model::{Object, ObjectObservation, Validator};
 
     use super::*;
-    use crate::space::{CallOutcome, Session, SpaceLimits};
+    use crate::space::CallOutcome;
     use crate::transport::Reply;
 
     fn path(text: &str) -> Path {
@@ -172,13 +172,7 @@ mod tests {
     }
 
     fn space() -> KnownSpace {
-        KnownSpace::new(
-            Session {
-                endpoint: "http://127.0.0.1/wip/".into(),
-                security_context: "test".into(),
-            },
-            SpaceLimits::default(),
-        )
+        KnownSpace::for_tests()
     }
 
     fn observe(space: &mut KnownSpace, root: &str, tree: ObjectObservation, when: SystemTime) {

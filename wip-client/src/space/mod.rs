@@ -404,4 +404,16 @@ impl KnownSpace {
 }
 
 #[cfg(test)]
+impl KnownSpace {
+    /// An empty space of a loopback endpoint, with the default limits, for the parts' tests.
+    pub(super) fn for_tests() -> Self {
+        let session = Session {
+            endpoint: "http://127.0.0.1/wip/".into(),
+            security_context: "test".into(),
+        };
+        Self::new(session, SpaceLimits::default())
+    }
+}
+
+#[cfg(test)]
 mod tests;

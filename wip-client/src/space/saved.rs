@@ -201,7 +201,7 @@ mod tests {
     use wip_model::{InterfaceName, Object, ObjectObservation};
 
     use super::*;
-    use crate::space::{ObservationState, Session, SpaceLimits};
+    use crate::space::ObservationState;
     use crate::transport::Reply;
 
     fn path(text: &str) -> Path {
@@ -229,13 +229,7 @@ mod tests {
     }
 
     fn space() -> KnownSpace {
-        KnownSpace::new(
-            Session {
-                endpoint: "http://127.0.0.1/wip/".into(),
-                security_context: "test".into(),
-            },
-            SpaceLimits::default(),
-        )
+        KnownSpace::for_tests()
     }
 
     fn observe(space: &mut KnownSpace, root: &str, tree: ObjectObservation) {
