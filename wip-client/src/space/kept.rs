@@ -118,7 +118,7 @@ pub struct SavedInterface {
 /// path with everything below it), interfaces' operations written, and the evidence calls gave.
 ///
 /// A store applies a batch in that order, and the evidence by the rule of
-/// [`KnownSpace::note_mentioned`] and of a call that changed its Object: the listing of a
+/// [`KnownSpace::note_mentioned`](crate::KnownSpace::note_mentioned) and of a call that changed its Object: the listing of a
 /// `returned` path's parent is marked unless its children name the path; the listing of a
 /// `changed` path's parent and its own are marked. A mark is cleared only by an entry written
 /// with an unmarked listing.
