@@ -122,6 +122,15 @@ async fn delete_and_move(server: &DemoServer, deleted: &str, moved: &str, to: &s
     text(&writer, "invoke", shift).await;
 }
 
+/// Checks that a discover `listed` no longer holds `deleted` nor `from`, and holds `to`.
+#[track_caller]
+fn deleted_and_moved(listed: &[String], deleted: &str, from: &str, to: &str) {
+    let holds = |path: &str| listed.iter().any(|entry| entry == path);
+    assert!(!holds(deleted), "{deleted} was deleted: {listed:?}");
+    assert!(!holds(from), "{from} moved away: {listed:?}");
+    assert!(holds(to), "{to} is where it moved: {listed:?}");
+}
+
 /// Another client deletes one lab issue and moves another: nothing this client did says so,
 /// so within the maximum age it answers from its listings (and says how old they are), and at
 /// a maximum age of zero it observes every listing again and sees both changes.
@@ -157,18 +166,11 @@ async fn children_removed_and_moved_elsewhere_are_seen_once_listings_age() {
     );
     let fresh = discover(&eager, "/lab/tracker", "").await;
     assert!(server.counters().observe > observes);
-    let now = listed(&fresh);
-    assert!(
-        !now.contains(&"/lab/tracker/alpha/1".to_owned()),
-        "removed:\n{fresh}"
-    );
-    assert!(
-        !now.contains(&"/lab/tracker/alpha/2".to_owned()),
-        "moved away:\n{fresh}"
-    );
-    assert!(
-        now.contains(&"/lab/tracker/beta/2".to_owned()),
-        "moved here:\n{fresh}"
+    deleted_and_moved(
+        &listed(&fresh),
+        "/lab/tracker/alpha/1",
+        "/lab/tracker/alpha/2",
+        "/lab/tracker/beta/2",
     );
     assert!(fresh.contains("all observed now"), "{fresh}");
     // A maximum age of zero observes again on every discover.
@@ -282,17 +284,11 @@ async fn removals_and_moves_reach_clients_sharing_a_store() {
     .await;
     let second = tools(store.client(&server, "second").await.0, Duration::ZERO);
     let after = listed(&discover(&second, "/lab/tracker", "").await);
-    assert!(
-        !after.contains(&"/lab/tracker/alpha/3".to_owned()),
-        "{after:?}"
-    );
-    assert!(
-        !after.contains(&"/lab/tracker/beta/4".to_owned()),
-        "{after:?}"
-    );
-    assert!(
-        after.contains(&"/lab/tracker/alpha/4".to_owned()),
-        "{after:?}"
+    deleted_and_moved(
+        &after,
+        "/lab/tracker/alpha/3",
+        "/lab/tracker/beta/4",
+        "/lab/tracker/alpha/4",
     );
     let observes = server.counters().observe;
     let followed = listed(&discover(&first, "/lab/tracker", "").await);
