@@ -70,6 +70,22 @@ fn listed(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Creates the issue "zebra quantum flux bug" in `/projects/wip` through `tools`; its result
+/// names the new entry, `/projects/wip/7`.
+async fn create_zebra_issue(tools: &Tools<Client>) {
+    let created = text(
+        tools,
+        "invoke",
+        json!({
+            "target": "/projects/wip",
+            "operation": "/::project#create_issue",
+            "input": {"title": "zebra quantum flux bug"},
+        }),
+    )
+    .await;
+    assert!(created.contains("/projects/wip/7"), "{created}");
+}
+
 /// The issue scenario: a scope crawled whole, an issue created through a call, and the same
 /// discover again. The returned entry marks its parent's listing, so the next discover observes
 /// it again and finds the issue, though the listing is far from its maximum age.
@@ -81,17 +97,7 @@ async fn an_entry_a_call_returned_makes_its_listing_observed_again() {
     assert!(listed(&before).is_empty(), "{before}");
     assert!(before.contains("the whole scope is indexed,"), "{before}");
     let observes = server.counters().observe;
-    let created = text(
-        &agent,
-        "invoke",
-        json!({
-            "target": "/projects/wip",
-            "operation": "/::project#create_issue",
-            "input": {"title": "zebra quantum flux bug"},
-        }),
-    )
-    .await;
-    assert!(created.contains("/projects/wip/7"), "{created}");
+    create_zebra_issue(&agent).await;
     // Nothing indexes the entry because a call returned it.
     let unchanged = agent.worldspace().with_space(|space| {
         space.is_discoverable(&wip_model::Path::new("/projects/wip/7").expect("a path"))
@@ -244,17 +250,7 @@ async fn clients_sharing_a_store_answer_from_each_others_listings_and_evidence()
         .journal_into(store.open(), store.key.clone())
         .expect("journals");
     let caller = tools(caller, FIVE_MINUTES);
-    let created = text(
-        &caller,
-        "invoke",
-        json!({
-            "target": "/projects/wip",
-            "operation": "/::project#create_issue",
-            "input": {"title": "zebra quantum flux bug"},
-        }),
-    )
-    .await;
-    assert!(created.contains("/projects/wip/7"), "{created}");
+    create_zebra_issue(&caller).await;
     caller
         .worldspace()
         .save()

@@ -328,9 +328,7 @@ impl KnownSpace {
         };
         let mut operations = Vec::new();
         for reference in object.interfaces.iter() {
-            if let Some(known) = self.operations_of(reference) {
-                operations.extend(known.iter().cloned());
-            }
+            self.extend_operations(reference, &mut operations);
         }
         let document = DiscoverDocument {
             path: path.clone(),

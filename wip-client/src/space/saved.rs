@@ -46,11 +46,12 @@ impl KnownSpace {
             interfaces: interfaces
                 .into_iter()
                 .filter_map(|reference| {
-                    let operations = self.operations_of(&reference)?;
-                    Some(SavedInterface {
-                        reference,
-                        operations: operations.to_vec(),
-                    })
+                    let mut operations = Vec::new();
+                    self.extend_operations(&reference, &mut operations)
+                        .then_some(SavedInterface {
+                            reference,
+                            operations,
+                        })
                 })
                 .collect(),
         }
@@ -166,31 +167,37 @@ impl KnownSpace {
         changed
     }
 
-    /// The operations the index gives the interface: from its descriptor when one is held,
-    /// else as another run kept them.
-    pub(super) fn operations_of(
+    /// Appends the operations the index gives the interface to `out`: from its descriptor
+    /// when one is held, else as another run kept them; `false` when neither knows them.
+    /// Appended in place, since every entry the index takes in asks for its interfaces'.
+    pub(super) fn extend_operations(
         &self,
         reference: &InterfaceReference,
-    ) -> Option<Arc<[DiscoverOperation]>> {
+        out: &mut Vec<DiscoverOperation>,
+    ) -> bool {
         if let Some(descriptor) = self
             .interfaces
             .get(reference)
             .and_then(|entry| entry.descriptor.as_ref())
         {
-            let operations: Vec<DiscoverOperation> = descriptor
-                .operations
-                .iter()
-                .map(|operation| DiscoverOperation {
+            out.extend(descriptor.operations.iter().map(|operation| {
+                DiscoverOperation {
                     name: operation.name.to_string(),
                     summary: operation
                         .documentation
                         .as_ref()
                         .map(|d| d.summary.to_string()),
-                })
-                .collect();
-            return Some(Arc::from(operations));
+                }
+            }));
+            return true;
         }
-        self.kept_operations.get(reference).cloned()
+        match self.kept_operations.get(reference) {
+            Some(kept) => {
+                out.extend(kept.iter().cloned());
+                true
+            }
+            None => false,
+        }
     }
 }
 
