@@ -26,10 +26,10 @@ pub struct ToolsConfig {
     /// The oldest a listing may be for discover to answer from it without observing it again
     /// (5 minutes by default).
     pub max_age: Duration,
-    /// How many cut outputs' rests one [`Cursors`](crate::Cursors) store keeps (16 by
+    /// How many cut outputs' rests one client keeps in its [`Cursors`](crate::Cursors) (16 by
     /// default); the oldest goes first.
     pub kept_outputs: usize,
-    /// How many bytes of rests one [`Cursors`](crate::Cursors) store keeps (2 MiB by default);
+    /// How many bytes of rests one client keeps in its [`Cursors`](crate::Cursors) (2 MiB by default);
     /// the oldest go first. A single rest larger than this is not kept: its marker says so and
     /// gives no cursor.
     pub kept_bytes: usize,

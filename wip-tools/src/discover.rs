@@ -69,7 +69,7 @@ impl<W: Worldspace> Tools<W> {
     /// nothing.
     pub async fn discover(&self, input: &DiscoverInput) -> ToolOutput {
         if let Some(cursor) = input.cursor.as_deref().filter(|cursor| is_rest(cursor)) {
-            return self.continuation(cursor, &owner(&input.scope, &input.query), "discover");
+            return self.continuation(cursor, &owner(&input.scope, &input.query), "discover").await;
         }
         self.discover_report(input).await.output
     }
@@ -154,7 +154,7 @@ impl<W: Worldspace> Tools<W> {
             let (text, next_cursor) = render(&listing, &search_offers, audience);
             if estimate_tokens(&text) <= budget || shown == 0 {
                 let owner = owner(&input.scope, &input.query);
-                let output = self.finish(text, false, &owner, "discover");
+                let output = self.finish(text, false, &owner, "discover").await;
                 return DiscoverReport {
                     output,
                     outcome: DiscoverOutcome::Listed(page),

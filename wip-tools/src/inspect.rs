@@ -81,7 +81,7 @@ impl<W: Worldspace> Tools<W> {
     /// an interface that could not be read (the text then shows everything else).
     pub async fn inspect(&self, input: &InspectInput) -> ToolOutput {
         if let Some(cursor) = &input.cursor {
-            return self.continuation(cursor, &owner(&input.target), "inspect");
+            return self.continuation(cursor, &owner(&input.target), "inspect").await;
         }
         self.inspect_report(&input.target, input.details)
             .await
@@ -137,7 +137,8 @@ impl<W: Worldspace> Tools<W> {
             !inspection.is_complete(),
             &owner(target),
             "inspect",
-        );
+        )
+        .await;
         InspectReport {
             output,
             outcome: InspectOutcome::Shown(Box::new(inspection)),

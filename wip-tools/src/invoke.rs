@@ -97,7 +97,7 @@ impl<W: Worldspace> Tools<W> {
     ) -> ToolOutput {
         let owner = owner(via, &input.target, &input.operation);
         if let Some(cursor) = &input.cursor {
-            return self.continuation(cursor, &owner, tool);
+            return self.continuation(cursor, &owner, tool).await;
         }
         self.report_via(via, tool, &input.target, &input.operation, &input.input)
             .await
@@ -168,7 +168,9 @@ impl<W: Worldspace> Tools<W> {
             .await
         {
             Ok((text, success)) => InvokeReport {
-                output: self.finish(text, false, &owner(via, target, operation), tool),
+                output: self
+                    .finish(text, false, &owner(via, target, operation), tool)
+                    .await,
                 outcome: InvokeOutcome::Success(Box::new(success)),
             },
             Err(Stopped { output, outcome }) => InvokeReport { output, outcome },

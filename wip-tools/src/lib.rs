@@ -35,7 +35,8 @@
 //! [`ToolsConfig::max_output_tokens`] by [`estimate_tokens`] (counting CJK and other non-Latin
 //! text per character) is cut and ends with a marker saying how much was left and a random
 //! cursor that reads the rest without running anything again; the cursors live in a
-//! [`Cursors`] store per session ([`Tools::for_session`]) and expire.
+//! [`Cursors`] store per client ([`Tools::for_session`]), in memory or in a [`RestStore`]
+//! that a server's replicas share, and expire.
 //!
 //! ```
 //! use wip_model::codec::{Limits, decode_descriptor};
@@ -114,7 +115,7 @@ mod worldspace;
 
 pub use budget::{MIN_OUTPUT_TOKENS, estimate_tokens};
 pub use config::ToolsConfig;
-pub use cursors::Cursors;
+pub use cursors::{Cursors, MemoryRests, NotKept, Refused, Rest, RestLimits, RestStore};
 pub use definitions::{ToolDefinition, tool_definitions, tool_definitions_for};
 pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
 pub use failure::next_step;

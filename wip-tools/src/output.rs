@@ -66,7 +66,7 @@ const MARKER_TOKENS: usize = 100;
 /// The shown part is the text's exact prefix, so the pages of a cut output join back into the
 /// whole; it ends at a line end when one lies in its second half, and never inside a character
 /// or an escape sequence.
-pub(crate) fn cap_text(
+pub(crate) async fn cap_text(
     text: String,
     is_error: bool,
     owner: &str,
@@ -94,7 +94,7 @@ pub(crate) fn cap_text(
         tokens: estimate_tokens(&rest),
         characters: rest.chars().count(),
     };
-    let kept = cursors.keep(owner, rest, config);
+    let kept = cursors.keep(owner, rest, config).await;
     let mut shown = text;
     shown.truncate(cut);
     shown.push_str(&marker(budget, left, tool, kept.as_deref(), config));
@@ -132,13 +132,20 @@ fn marker(
             duration_words(config.cursor_ttl)
         ),
         Err(NotKept::TooLarge) => format!(
-            "{head} and not kept: the rest is more than the {} bytes a session keeps; ask for \
+            "{head} and not kept: the rest is more than the {} bytes one client keeps; ask for \
              less]",
             config.kept_bytes
         ),
         Err(NotKept::NoRandomness) => format!(
             "{head} and not kept: the system gave no random bytes for a cursor; run the tool \
              again]"
+        ),
+        Err(NotKept::StoreFull { bytes }) => format!(
+            "{head} and not kept: the server already keeps the most rests it holds for all its \
+             clients ({bytes} bytes); read or let expire the rests given earlier, or ask for less]"
+        ),
+        Err(_) => format!(
+            "{head} and not kept: the store of rests did not answer; run the tool again later]"
         ),
     }
 }
@@ -215,6 +222,8 @@ pub(crate) fn input_error(audience: Audience, field: &str, message: &str) -> Too
 
 #[cfg(test)]
 mod tests {
+    use futures_util::FutureExt;
+
     use super::*;
     use crate::budget::MIN_OUTPUT_TOKENS;
 
@@ -233,11 +242,16 @@ mod tests {
         };
         let cursors = Cursors::new();
         let text = format!("{DATA_NOTICE}\n{whole}");
-        let mut pages = vec![cap_text(text, false, "o", "invoke", &config, &cursors)];
+        let cap = |text| {
+            cap_text(text, false, "o", "invoke", &config, &cursors)
+                .now_or_never()
+                .expect("the in-memory store never waits")
+        };
+        let mut pages = vec![cap(text)];
         while let Some(cursor) = pages.last().and_then(|page| page.cursor.clone()) {
-            let rest = cursors.take(&cursor, "o", config.cursor_ttl).unwrap();
-            let text = format!("{DATA_NOTICE}\n(continued)\n{rest}");
-            pages.push(cap_text(text, false, "o", "invoke", &config, &cursors));
+            let rest = cursors.take(&cursor, "o", config.cursor_ttl).now_or_never();
+            let text = format!("{DATA_NOTICE}\n(continued)\n{}", rest.unwrap().unwrap());
+            pages.push(cap(text));
             assert!(pages.len() < 1_000, "no progress");
         }
         pages
@@ -330,12 +344,14 @@ mod tests {
             "inspect",
             &config,
             &Cursors::new(),
-        );
+        )
+        .now_or_never()
+        .expect("the in-memory store never waits");
         assert_eq!(output.cursor, None);
         assert!(
             output
                 .text
-                .ends_with("not shown and not kept: the rest is more than the 1000 bytes a session keeps; ask for less]"),
+                .ends_with("not shown and not kept: the rest is more than the 1000 bytes one client keeps; ask for less]"),
             "{}",
             output.text
         );

@@ -18,12 +18,12 @@ use crate::worldspace::Worldspace;
 ///
 /// An output past the budget ([`ToolsConfig::max_output_tokens`]) is cut, and its rest kept in
 /// a [`Cursors`] store under the cursor the output gives. The tools keep one store of their
-/// own, which suits one user; a server with several clients takes a view per session with
-/// [`Tools::for_session`], so that a cursor is read only in the session it was given to.
+/// own, which suits one user; a server with several clients takes a view per client with
+/// [`Tools::for_session`], so that a cursor is read only by the client it was given to.
 pub struct Tools<W> {
     pub(crate) worldspace: W,
     pub(crate) config: ToolsConfig,
-    /// Shared, so that a session's view of the tools costs no copy of the rules.
+    /// Shared, so that a client's view of the tools costs no copy of the rules.
     pub(crate) policy: Arc<Policy>,
     cursors: Cursors,
 }
@@ -62,8 +62,8 @@ impl<W: Worldspace> Tools<W> {
     }
 
     /// The same tools, on the same Worldspace (one Known Space) and configuration, keeping the
-    /// rests of cut outputs in `cursors`: the store of one session, so its cursors are read in
-    /// that session only. Cheap: make one per call.
+    /// rests of cut outputs in `cursors`: those of one client (a session, or the principal a
+    /// server acts for), so its cursors are read by that client only. Cheap: make one per call.
     ///
     /// ```
     /// use wip_model::Path;
@@ -74,7 +74,7 @@ impl<W: Worldspace> Tools<W> {
     /// let long = "a long description ".repeat(2_000);
     /// fake.insert_object(&Path::new("/issues/1")?, "1", Some(&long), vec![]);
     /// let tools = Tools::new(fake);
-    /// // One store per client session, kept while the session lasts.
+    /// // One store per client.
     /// let (alice, bob) = (Cursors::new(), Cursors::new());
     /// let input = InspectInput { target: "/issues/1".into(), ..Default::default() };
     /// let first = block_on(tools.for_session(&alice).inspect(&input));
@@ -125,26 +125,26 @@ impl<W: Worldspace> Tools<W> {
 
     /// Cuts a finished output to the budget, its rest kept under `owner` (the tool and what
     /// names its result).
-    pub(crate) fn finish(
+    pub(crate) async fn finish(
         &self,
         text: String,
         is_error: bool,
         owner: &str,
         tool: &str,
     ) -> ToolOutput {
-        cap_text(text, is_error, owner, tool, &self.config, &self.cursors)
+        cap_text(text, is_error, owner, tool, &self.config, &self.cursors).await
     }
 
     /// The rest of a cut output, under its cursor; nothing runs again. A cursor of another
-    /// session is unknown here, like one never given: nothing tells that it exists.
-    pub(crate) fn continuation(&self, cursor: &str, owner: &str, tool: &str) -> ToolOutput {
-        let taken = self.cursors.take(cursor, owner, self.config.cursor_ttl);
+    /// client is unknown here, like one never given: nothing tells that it exists.
+    pub(crate) async fn continuation(&self, cursor: &str, owner: &str, tool: &str) -> ToolOutput {
+        let taken = self.cursors.take(cursor, owner, self.config.cursor_ttl).await;
         match taken {
             Ok(rest) => {
                 let mut text = Writer::new().into_text();
                 text.push_str("(continued)\n");
                 text.push_str(&rest);
-                self.finish(text, false, owner, tool)
+                self.finish(text, false, owner, tool).await
             }
             Err(Refused::Unknown) => input_error(
                 self.config.audience,
@@ -158,6 +158,15 @@ impl<W: Worldspace> Tools<W> {
                 self.config.audience,
                 "cursor",
                 "this cursor belongs to another call: pass the same arguments as the call that gave it",
+            ),
+            Err(_) => input_error(
+                self.config.audience,
+                "cursor",
+                &format!(
+                    "the rest could not be read now: the store that keeps it did not answer; {} \
+                     with the same cursor in a moment (if it is unknown then, the rest was lost)",
+                    self.config.audience.again()
+                ),
             ),
         }
     }
