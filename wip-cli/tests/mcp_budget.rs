@@ -1,7 +1,8 @@
-//! `wip mcp --max-output-tokens` with rmcp's client over Streamable HTTP (issue #25): a
-//! Japanese-heavy result cut within the budget in tokens, read to its end by its cursors with
-//! nothing lost, a cursor refused in another session exactly like one never given, and a budget
-//! below the floor refused at start. Everything on loopback.
+//! `wip mcp --max-output-tokens` with rmcp's client over Streamable HTTP: a Japanese-heavy
+//! result cut within the budget in tokens, read to its end by its cursors with nothing lost
+//! (in another session of the same token's holder too), a cursor refused to another token's
+//! holder exactly like one never given, and a budget below the floor refused at start.
+//! Everything on loopback.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
@@ -14,6 +15,7 @@ use recorder::Recorder;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use wip_demo::{DemoOptions, DemoServer};
@@ -32,9 +34,31 @@ async fn diagnostics_demo() -> Result<DemoServer, Error> {
     Ok(wip_demo::serve("127.0.0.1:0".parse()?, options).await?)
 }
 
-async fn http_client(url: &str) -> Result<Client, Error> {
-    let transport = StreamableHttpClientTransport::from_uri(url.to_owned());
+/// A client in a session of its own, sending `token`.
+async fn http_client(url: &str, token: &str) -> Result<Client, Error> {
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
+    let transport = StreamableHttpClientTransport::from_config(config);
     Ok(Recorder::new().serve(transport).await?)
+}
+
+/// A token file of this test's own with the tokens of two principals, removed on drop.
+struct TokenFile(std::path::PathBuf);
+
+impl TokenFile {
+    const MINE: &str = "mine-t0ken";
+    const THEIRS: &str = "their-t0ken";
+
+    fn new() -> Result<Self, Error> {
+        let path = std::env::temp_dir().join(format!("wip-budget-tokens-{}", std::process::id()));
+        std::fs::write(&path, format!("{}\n{}\n", Self::MINE, Self::THEIRS))?;
+        Ok(Self(path))
+    }
+}
+
+impl Drop for TokenFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// An invoke of echo with `value`, and `cursor` when given.
@@ -75,16 +99,19 @@ fn body(page: &str) -> &str {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_in_its_own_session() -> TestResult
-{
+async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_by_its_principal() -> TestResult {
     let demo = diagnostics_demo().await?;
+    let tokens = TokenFile::new()?;
+    let file = tokens.0.to_string_lossy();
     let (_server, url) = listening(
         &demo.endpoint(),
         "127.0.0.1:0",
-        &["--max-output-tokens", "500"],
+        &["--max-output-tokens", "500", "--auth-token-file", &file],
     )
     .await?;
-    let (mine, theirs) = (http_client(&url).await?, http_client(&url).await?);
+    let mine = http_client(&url, TokenFile::MINE).await?;
+    let mine_again = http_client(&url, TokenFile::MINE).await?;
+    let theirs = http_client(&url, TokenFile::THEIRS).await?;
     // About 4,400 characters, nearly all Japanese, with escapes the cut must not split.
     let value: String = (0..120)
         .map(|line| {
@@ -97,7 +124,7 @@ async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_in_its_own_se
     let cursor = cursor_of(&first).ok_or_else(|| format!("not cut: {first}"))?;
     assert!(first.contains("[cut at 500 tokens: about "), "{first}");
 
-    // In the other session the cursor is refused word for word like one never given.
+    // To another token's holder the cursor is refused word for word like one never given.
     let (refused, elsewhere) = echo(&theirs, &value, Some(&cursor)).await?;
     let never_given = format!("rest-{}", "A".repeat(22));
     let (_, unknown) = echo(&theirs, &value, Some(&never_given)).await?;
@@ -108,10 +135,12 @@ async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_in_its_own_se
     );
     assert_eq!(elsewhere, unknown);
 
-    // In its own session the cursors read the rest page by page, each within the budget.
+    // Its holder's cursors read the rest page by page, each within the budget, in either of
+    // its sessions.
     let mut pages = vec![first];
     while let Some(cursor) = pages.last().and_then(|page| cursor_of(page)) {
-        let (is_error, page) = echo(&mine, &value, Some(&cursor)).await?;
+        let session = if pages.len() % 2 == 0 { &mine } else { &mine_again };
+        let (is_error, page) = echo(session, &value, Some(&cursor)).await?;
         assert!(!is_error, "{page}");
         pages.push(page);
         assert!(pages.len() < 100, "no end to the pages");

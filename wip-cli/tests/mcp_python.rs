@@ -285,3 +285,67 @@ async fn the_python_sdk_validates_every_structured_result_against_its_output_sch
     demo.shutdown().await;
     Ok(())
 }
+
+/// The pages of one inspect read to their end: each one a result, every one after the first
+/// a continuation, the last without a cursor.
+fn check_pages(report: &Value, version: &str) {
+    assert_eq!(report["version"], version, "{report}");
+    let pages = report["pages"].as_array().cloned().unwrap_or_default();
+    assert!(pages.len() >= 2, "not cut: {report}");
+    for (index, page) in pages.iter().enumerate() {
+        let text = page["text"].as_str().unwrap_or_default();
+        assert_eq!(page["is_error"], false, "page {index}: {text}");
+        assert_eq!(index > 0, text.contains("\n(continued)\n"), "page {index}: {text}");
+        let last = index + 1 == pages.len();
+        assert_eq!(!last, text.contains("[cut at 500 tokens"), "page {index}: {text}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_result_is_read_to_its_end_at_either_protocol_version_by_its_principal_only()
+-> TestResult {
+    let demo = demo().await?;
+    let directory = std::env::temp_dir().join(format!("wip-mcp-continue-{}", std::process::id()));
+    std::fs::create_dir_all(&directory)?;
+    let file = directory.join("tokens");
+    std::fs::write(&file, "token-of-one\ntoken-of-another\n")?;
+    let (_server, url) = listening(
+        &demo.endpoint(),
+        "127.0.0.1:0",
+        &[
+            "--max-output-tokens",
+            "500",
+            "--auth-token-file",
+            &file.to_string_lossy(),
+        ],
+    )
+    .await?;
+    for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let report = scenario(&[
+            "continue",
+            mode,
+            &url,
+            "token-of-one",
+            "token-of-another",
+        ])
+        .await?;
+        check_pages(&report, version);
+        // To another token's holder the cursor is unknown, word for word like one never given.
+        let elsewhere = &report["elsewhere"];
+        assert_eq!(elsewhere["is_error"], true, "{report}");
+        assert!(
+            elsewhere["text"]
+                .as_str()
+                .is_some_and(|text| text.contains("unknown or expired cursor")),
+            "{report}"
+        );
+        assert_eq!(elsewhere, &report["never_given"], "{report}");
+    }
+    let wip = env!("CARGO_BIN_EXE_wip");
+    for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
+        let report = scenario(&["continue", mode, "stdio", wip, &demo.endpoint()]).await?;
+        check_pages(&report, version);
+    }
+    std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}

@@ -22,21 +22,24 @@ use tokio::task::JoinHandle;
 use wip_model::Path;
 use wip_tools::operations::OperationTool;
 use wip_tools::{
-    Cursors, ToolOutput, ToolReport, output_schema, structured_content, tool_definitions_for,
+    Cursors, RestStore, ToolOutput, ToolReport, output_schema, structured_content,
+    tool_definitions_for,
 };
 
 use crate::connect::{CallScope, Connection};
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
 use crate::mcp::operations::Listing;
-use crate::mcp::session::{Kept, SessionCalls};
+use crate::mcp::outcomes::{Kept, Outcomes};
+use crate::mcp::principal::Principal;
 
 /// How often a running call reports progress, when the client sent a progress token.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
 
-/// The `wip` MCP server: one connection to the Host, shared by every MCP session, so all of
-/// them see one Known Space; each session has its own record of cancelled invokes and its own
-/// cursors, so a cut result's rest is read only by the session it was given to.
+/// The `wip` MCP server: one connection to the Host, shared by every client, so all of them see
+/// one Known Space; each principal (see [`principal`](super::principal)) has its own record of
+/// cancelled calls and its own cursors, so a cut result's rest is read only by the principal it
+/// was given to, in any session or none.
 #[derive(Clone)]
 pub(crate) struct WipServer {
     connection: Arc<Connection>,
@@ -45,8 +48,12 @@ pub(crate) struct WipServer {
     crawl_budget: usize,
     /// The server instructions sent at initialize (see [`instructions`](super::instructions)).
     instructions: Arc<str>,
-    session: Arc<SessionCalls>,
-    cursors: Cursors,
+    /// The principal of a request that names none: the process, on stdio.
+    principal: Principal,
+    /// Every principal's cancelled calls not told yet.
+    outcomes: Arc<Outcomes>,
+    /// Every principal's rests of cut results.
+    rests: Arc<dyn RestStore>,
     /// The per-operation tools, with `--operations`.
     operations: Option<Arc<Listing>>,
     /// What this session was last listed, and the task that tells it when that grew.
@@ -100,6 +107,7 @@ impl WipServer {
         crawl_budget: usize,
         instructions: String,
         operations: Option<OperationsMode>,
+        rests: Arc<dyn RestStore>,
     ) -> Self {
         let tools = declared_tools(&connection);
         let connection = Arc::new(connection);
@@ -109,8 +117,9 @@ impl WipServer {
             tools: Arc::new(tools),
             crawl_budget,
             instructions: instructions.into(),
-            session: Arc::default(),
-            cursors: Cursors::new(),
+            principal: Principal::process(),
+            outcomes: Arc::default(),
+            rests,
             operations,
             listed: Arc::default(),
             structured: None,
@@ -136,20 +145,37 @@ impl WipServer {
         tool
     }
 
-    /// The server for a new MCP session: the same connection, a record and cursors of its own.
+    /// The server for a new MCP session (or a request without one): the same connection and
+    /// principals, and its own record of what `tools/list` last told it.
     pub(crate) fn for_session(&self) -> Self {
         Self {
-            session: Arc::default(),
-            cursors: Cursors::new(),
             listed: Arc::default(),
             ..self.clone()
         }
     }
 
-    /// Starts the tool in a task of its own, its requests counted and governed by `scope`.
-    fn start(&self, run: Run, arguments: Value, scope: &Arc<CallScope>) -> JoinHandle<ToolReport> {
+    /// The principal `context`'s request acts for: the one the HTTP layer found, or the
+    /// process.
+    fn principal_of(&self, context: &RequestContext<RoleServer>) -> Principal {
+        context
+            .extensions
+            .get::<hyper::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Principal>())
+            .unwrap_or(&self.principal)
+            .clone()
+    }
+
+    /// Starts the tool for `principal` in a task of its own, its requests counted and governed
+    /// by `scope`.
+    fn start(
+        &self,
+        run: Run,
+        arguments: Value,
+        principal: &Principal,
+        scope: &Arc<CallScope>,
+    ) -> JoinHandle<ToolReport> {
         let connection = Arc::clone(&self.connection);
-        let cursors = self.cursors.clone();
+        let cursors = Cursors::in_store(Arc::clone(&self.rests), principal.name());
         tokio::spawn(Arc::clone(scope).run(async move {
             let tools = connection.tools.for_session(&cursors);
             match run {
@@ -235,8 +261,8 @@ impl ServerHandler for WipServer {
     /// scope refuses every request not yet sent, its task is aborted, no more progress goes
     /// out, and rmcp sends no answer for a cancelled request. The one exception is an invoke
     /// (or read) whose call already went to the transport: it runs to its end (never sent
-    /// again) and its outcome, known or unknown, opens the next tool call's result in this
-    /// session.
+    /// again) and its outcome, known or unknown, opens the result of the principal's next tool
+    /// call.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -273,7 +299,8 @@ impl ServerHandler for WipServer {
             Some(tool) => Run::Operation(Box::new(tool)),
             None => Run::Tool(request.name.to_string()),
         };
-        let mut task = self.start(run, arguments.clone(), &scope);
+        let principal = self.principal_of(&context);
+        let mut task = self.start(run, arguments.clone(), &principal, &scope);
         let total = (request.name == "discover").then_some(self.crawl_budget as f64);
         let progress = context.meta.get_progress_token().map(|token| Reporter {
             token,
@@ -290,7 +317,8 @@ impl ServerHandler for WipServer {
         let Some(joined) = joined else {
             scope.cancel();
             if calls && scope.call_started() {
-                self.session.keep(Kept::new(&request.name, &kept, task));
+                self.outcomes
+                    .keep(&principal, Kept::new(&request.name, &kept, task));
             } else {
                 task.abort();
             }
@@ -315,7 +343,7 @@ impl ServerHandler for WipServer {
         {
             listing.refresh_after(scope, &self.connection).await;
         }
-        let notes = self.session.notes().await;
+        let notes = self.outcomes.notes(&principal).await;
         let mut text = notes.clone();
         text.push_str(&report.output.text);
         // The notes and the text are the result, their Host strings escaped by the tools, and

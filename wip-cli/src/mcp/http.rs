@@ -6,10 +6,12 @@
 //!   clients that are not browsers send none) must come from a loopback origin at the server's
 //!   own port or from an `--allow-origin`.
 //! - A non-loopback address only with `--auth-token-file`; see [`Listen::check`].
-//! - With a token, every request without `Authorization: Bearer TOKEN` is answered 401 (the
-//!   token compared in constant time, and taken off the request before rmcp sees it, so it is
-//!   never logged). On a non-loopback address any Host is then accepted, and a browser Origin
-//!   only from `--allow-origin`; on a loopback address the loopback checks above still apply.
+//! - With tokens ([`tokens`](super::tokens)), every request without `Authorization: Bearer
+//!   TOKEN` for one of them is answered 401 (each token compared in constant time, and taken
+//!   off the request before rmcp sees it, so it is never logged). The token's holder is the
+//!   principal the request acts for; without tokens, the listener is. On a non-loopback
+//!   address any Host is then accepted, and a browser Origin only from `--allow-origin`; on a
+//!   loopback address the loopback checks above still apply.
 //! - A connection that has not sent a request's headers within [`HEADER_READ_TIMEOUT`] is
 //!   closed, and a body that has not arrived within [`BODY_READ_TIMEOUT`] is answered 408, so a
 //!   peer without the token cannot hold a connection open.
@@ -35,8 +37,10 @@ use tokio::net::TcpListener;
 
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::WipServer;
+use crate::mcp::principal::Principal;
 use crate::mcp::response::{Body, plain};
 use crate::mcp::sessions::Sessions;
+use crate::mcp::tokens::Tokens;
 use crate::output::print_text;
 
 /// The path of the MCP endpoint; every other path is answered 404.
@@ -68,7 +72,7 @@ pub(crate) struct Listen {
 /// What [`Listen::check`] found: where to bind, and the token when one is required.
 pub(crate) struct Checked {
     addr: SocketAddr,
-    token: Option<Token>,
+    tokens: Option<Tokens>,
 }
 
 impl Listen {
@@ -97,8 +101,8 @@ impl Listen {
                 wip_refs::Quoted(&self.addr)
             )));
         };
-        let token = match &self.auth_token_file {
-            Some(file) => Some(Token::read(file)?),
+        let tokens = match &self.auth_token_file {
+            Some(file) => Some(Tokens::read(file)?),
             None if addr.ip().is_loopback() => None,
             None => {
                 return Err(Failure::input(format!(
@@ -113,7 +117,7 @@ impl Listen {
         for origin in &self.allow_origins {
             check_origin(origin)?;
         }
-        Ok(Checked { addr, token })
+        Ok(Checked { addr, tokens })
     }
 }
 
@@ -132,55 +136,10 @@ fn check_origin(origin: &str) -> Result<()> {
     )))
 }
 
-/// The bearer token every request must carry; never printed or logged.
-struct Token(Vec<u8>);
-
-impl Token {
-    fn read(file: &PathBuf) -> Result<Self> {
-        let text = std::fs::read_to_string(file).map_err(|error| {
-            Failure::input(format!(
-                "--auth-token-file {}: cannot read it: {error}",
-                file.display()
-            ))
-        })?;
-        let token = text.trim();
-        if token.is_empty() || token.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(Failure::input(format!(
-                "--auth-token-file {}: expected one token on one line (no spaces)",
-                file.display()
-            )));
-        }
-        Ok(Self(token.as_bytes().to_vec()))
-    }
-
-    /// Whether `header` is `Bearer TOKEN`, compared in time independent of where they differ.
-    fn accepts(&self, header: Option<&HeaderValue>) -> bool {
-        // The scheme is case-insensitive (RFC 9110, section 11.1).
-        let Some(given) = header
-            .map(HeaderValue::as_bytes)
-            .and_then(|value| value.split_at_checked(7))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"bearer "))
-            .map(|(_, token)| token.trim_ascii())
-        else {
-            return false;
-        };
-        constant_time_eq(given, &self.0)
-    }
-}
-
-/// Equal slices, in time that depends on their lengths only.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let difference = a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y));
-    std::hint::black_box(difference) == 0
-}
-
 /// Serves MCP at `http://ADDR/mcp` until Ctrl-C; the first stdout line is
 /// `mcp: http://ADDR/mcp` with the address actually bound (so port 0 can be used).
 pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) -> Result<()> {
-    let Checked { addr, token } = checked;
+    let Checked { addr, tokens } = checked;
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|error| Failure::other(format!("cannot listen on {addr}: {error}")))?;
@@ -211,11 +170,11 @@ pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) 
     let shared = Arc::new(Shared {
         service,
         sessions,
-        token,
+        tokens,
     });
     print_text(&format!("mcp: http://{local}{MCP_PATH}"))?;
     tracing::info!(
-        authenticated = shared.token.is_some(),
+        authenticated = shared.tokens.is_some(),
         "serving MCP over Streamable HTTP; Ctrl-C stops it"
     );
     let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
@@ -258,7 +217,7 @@ pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) 
 struct Shared {
     service: StreamableHttpService<WipServer, crate::mcp::sessions::Manager>,
     sessions: Arc<Sessions>,
-    token: Option<Token>,
+    tokens: Option<Tokens>,
 }
 
 impl Shared {
@@ -270,20 +229,24 @@ impl Shared {
             );
         }
         let (mut parts, body) = request.into_parts();
-        if let Some(token) = &self.token {
-            if !token.accepts(parts.headers.get(AUTHORIZATION)) {
-                let mut response = plain(
-                    StatusCode::UNAUTHORIZED,
-                    "unauthorized: send `Authorization: Bearer TOKEN` with the server's token\n",
-                );
-                response
-                    .headers_mut()
-                    .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-                return response;
-            }
-            // rmcp hands the request's headers to the handler: the token stays here.
-            parts.headers.remove(AUTHORIZATION);
-        }
+        let principal = match &self.tokens {
+            None => Some(Principal::listener()),
+            Some(tokens) => tokens.principal(parts.headers.get(AUTHORIZATION)),
+        };
+        let Some(principal) = principal else {
+            let mut response = plain(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized: send `Authorization: Bearer TOKEN` with one of the server's tokens\n",
+            );
+            response
+                .headers_mut()
+                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            return response;
+        };
+        // rmcp hands the request's headers to the handler: the token stays here, and the
+        // handler reads whom the request acts for from its extensions.
+        parts.headers.remove(AUTHORIZATION);
+        parts.extensions.insert(principal);
         let read = tokio::time::timeout(BODY_READ_TIMEOUT, Limited::new(body, MAX_BODY).collect());
         let body = match read.await {
             Ok(Ok(collected)) => collected.to_bytes(),
@@ -387,7 +350,7 @@ mod tests {
                 panic!("{accepted} was refused");
             };
             assert!(checked.addr.ip().is_loopback(), "{accepted}");
-            assert!(checked.token.is_none());
+            assert!(checked.tokens.is_none());
         }
     }
 
@@ -408,23 +371,6 @@ mod tests {
         assert_eq!(failure.kind(), Kind::Input, "{failure}");
         let message = failure.to_string();
         assert!(message.contains("HOST:PORT"), "{message}");
-    }
-
-    #[test]
-    fn the_token_is_compared_whole() {
-        let token = Token(b"s3cret".to_vec());
-        let header = |text: &str| HeaderValue::from_str(text).unwrap();
-        assert!(token.accepts(Some(&header("Bearer s3cret"))));
-        for refused in [
-            "Bearer s3cre",
-            "Bearer s3cret2",
-            "Basic s3cret",
-            "s3cret",
-            "Bearer ",
-        ] {
-            assert!(!token.accepts(Some(&header(refused))), "{refused}");
-        }
-        assert!(!token.accepts(None));
     }
 
     #[test]

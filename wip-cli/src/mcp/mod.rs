@@ -7,8 +7,10 @@
 //! does not behave as MCP asks, the raw messages are checked before it reads them
 //! ([`gate`]) and its HTTP answers adjusted ([`http`], [`sessions`]). The tools run with the
 //! default `ToolsConfig` but for the output budget from `--max-output-tokens` and each tool
-//! call's deadline from `--timeout`. Every MCP session of one server shares a single
-//! connection to the Host, and has its own store of the cursors to cut results' rests. At
+//! call's deadline from `--timeout`. Every client of one server shares a single connection to
+//! the Host; each principal (the process, the listener or a token's holder: [`principal`])
+//! has its own cursors to cut results' rests and its own cancelled calls' outcomes, in
+//! whichever session its requests come, or none. At
 //! initialize the client gets [`instructions`] on using the tools, with the root Object's
 //! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
 //! distinct operation found under SCOPE ([`operations`]).
@@ -19,15 +21,18 @@ mod handler;
 mod http;
 mod instructions;
 mod operations;
+mod outcomes;
+mod principal;
 mod response;
-mod session;
 mod sessions;
 mod stdio;
+mod tokens;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use wip_client::SpaceLimits;
-use wip_tools::ToolsConfig;
+use wip_tools::{MemoryRests, ToolsConfig};
 
 use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Connection, Discovery, connect};
@@ -37,6 +42,10 @@ use crate::store::Keep;
 
 /// How much longer than a tool call's deadline an idle session must last at the least.
 const SESSION_IDLE_MARGIN_SECS: u64 = 3;
+
+/// The most bytes of cut results' rests one server keeps for all its principals together;
+/// past it a cut result gives no cursor, and its marker says why.
+pub(crate) const KEPT_RESTS_BYTES: usize = 64 * 1024 * 1024;
 
 /// Serves the tools of the Host `global` names: on stdin/stdout, or as `options` say.
 pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<()> {
@@ -87,8 +96,15 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
     let structured = options.structured.then_some(config.max_output_tokens);
-    let server = WipServer::new(connection, config.crawl_budget, instructions, operations)
-        .with_structured(structured);
+    let rests = Arc::new(MemoryRests::new(KEPT_RESTS_BYTES));
+    let server = WipServer::new(
+        connection,
+        config.crawl_budget,
+        instructions,
+        operations,
+        rests,
+    )
+    .with_structured(structured);
     match (listen, checked) {
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
         _ => stdio::serve(server).await,

@@ -10,6 +10,13 @@
                                         under `wip mcp ARG...` (a policy): the tools and their
                                         annotations, read of a listed and of an unlisted
                                         operation, invoke (an unknown tool in read-only mode)
+    client.py continue MODE TARGET [TOKEN OTHER_TOKEN]
+                                        through the SDK's `Client` at MODE (auto: 2026-07-28
+                                        without sessions, or legacy), TARGET a URL or `stdio WIP
+                                        ENDPOINT`: inspect /projects/wip/1 cut at the server's
+                                        budget, read to its end by its cursors, each page a
+                                        request of its own; with OTHER_TOKEN, the first cursor
+                                        tried first by that token's holder
     client.py structured WIP ENDPOINT   under `wip mcp --structured --operations /`: which tools
                                         declare an output schema, and the structured content of
                                         discover, inspect, invoke and a per-operation tool, each
@@ -22,7 +29,7 @@ import logging
 import sys
 
 import httpx2
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
@@ -202,6 +209,52 @@ async def structured(wip, endpoint):
     return report
 
 
+def cursor_of(text):
+    """The cursor a cut page's marker gives, or None."""
+    marker = text.rfind("\n[cut at ")
+    start = text.find('cursor "rest-', marker) if marker >= 0 else -1
+    if start < 0:
+        return None
+    start += len('cursor "')
+    return text[start : text.index('"', start)]
+
+
+async def pages_of(client, arguments, report):
+    """Every page of one inspect, read by its cursors."""
+    first = await client.call_tool("inspect", arguments)
+    pages = [outcome(first)]
+    while (cursor := cursor_of(pages[-1]["text"])) and len(pages) < 100:
+        pages.append(outcome(await client.call_tool("inspect", {**arguments, "cursor": cursor})))
+    report["pages"] = pages
+    report["version"] = client.protocol_version
+
+
+async def continue_(mode, target):
+    report = {}
+    arguments = {"target": "/projects/wip/1"}
+    if target[0] == "stdio":
+        server = StdioServerParameters(
+            command=target[1], args=["mcp", "--endpoint", target[2], "--max-output-tokens", "500", *NO_STORE]
+        )
+        async with Client(server, mode=mode) as client:
+            await pages_of(client, arguments, report)
+        return report
+    url, tokens = target[0], target[1:]
+    mine = http_client(tokens[0] if tokens else None)
+    async with mine, Client(streamable_http_client(url, http_client=mine), mode=mode) as client:
+        first = await client.call_tool("inspect", arguments)
+        if len(tokens) > 1:
+            theirs = http_client(tokens[1])
+            async with theirs, Client(streamable_http_client(url, http_client=theirs), mode=mode) as other:
+                cursor = cursor_of(first.content[0].text)
+                refused = await other.call_tool("inspect", {**arguments, "cursor": cursor})
+                never_given = await other.call_tool("inspect", {**arguments, "cursor": "rest-" + "A" * 22})
+                report["elsewhere"] = outcome(refused)
+                report["never_given"] = outcome(never_given)
+        await pages_of(client, arguments, report)
+    return report
+
+
 async def main(arguments):
     scenario = arguments[0]
     if scenario == "stdio":
@@ -212,6 +265,8 @@ async def main(arguments):
         report = await http(arguments[1], arguments[2] if len(arguments) > 2 else None)
     elif scenario == "cap":
         report = await cap(arguments[1])
+    elif scenario == "continue":
+        report = await continue_(arguments[1], arguments[2:])
     elif scenario == "structured":
         report = await structured(arguments[1], arguments[2])
     elif scenario == "policy":
