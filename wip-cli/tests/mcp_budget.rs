@@ -99,7 +99,8 @@ fn body(page: &str) -> &str {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_by_its_principal() -> TestResult {
+async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_by_its_principal() -> TestResult
+{
     let demo = diagnostics_demo().await?;
     let tokens = TokenFile::new()?;
     let file = tokens.0.to_string_lossy();
@@ -139,7 +140,11 @@ async fn a_japanese_result_is_cut_within_the_budget_and_read_whole_by_its_princi
     // its sessions.
     let mut pages = vec![first];
     while let Some(cursor) = pages.last().and_then(|page| cursor_of(page)) {
-        let session = if pages.len() % 2 == 0 { &mine } else { &mine_again };
+        let session = if pages.len() % 2 == 0 {
+            &mine
+        } else {
+            &mine_again
+        };
         let (is_error, page) = echo(session, &value, Some(&cursor)).await?;
         assert!(!is_error, "{page}");
         pages.push(page);

@@ -295,9 +295,17 @@ fn check_pages(report: &Value, version: &str) {
     for (index, page) in pages.iter().enumerate() {
         let text = page["text"].as_str().unwrap_or_default();
         assert_eq!(page["is_error"], false, "page {index}: {text}");
-        assert_eq!(index > 0, text.contains("\n(continued)\n"), "page {index}: {text}");
+        assert_eq!(
+            index > 0,
+            text.contains("\n(continued)\n"),
+            "page {index}: {text}"
+        );
         let last = index + 1 == pages.len();
-        assert_eq!(!last, text.contains("[cut at 500 tokens"), "page {index}: {text}");
+        assert_eq!(
+            !last,
+            text.contains("[cut at 500 tokens"),
+            "page {index}: {text}"
+        );
     }
 }
 
@@ -321,14 +329,8 @@ async fn a_cut_result_is_read_to_its_end_at_either_protocol_version_by_its_princ
     )
     .await?;
     for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
-        let report = scenario(&[
-            "continue",
-            mode,
-            &url,
-            "token-of-one",
-            "token-of-another",
-        ])
-        .await?;
+        let report =
+            scenario(&["continue", mode, &url, "token-of-one", "token-of-another"]).await?;
         check_pages(&report, version);
         // To another token's holder the cursor is unknown, word for word like one never given.
         let elsewhere = &report["elsewhere"];
@@ -347,5 +349,31 @@ async fn a_cut_result_is_read_to_its_end_at_either_protocol_version_by_its_princ
         check_pages(&report, version);
     }
     std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_session_a_cancelled_invokes_outcome_opens_the_principals_next_result()
+-> TestResult {
+    let demo = demo().await?;
+    // Each call held 3 s: the client gives up on it after 1 s, once it has reached the Host.
+    let host = slow_host::start(&demo.endpoint(), Duration::ZERO, Duration::from_secs(3)).await;
+    let (_server, url) = listening(&host.endpoint, "127.0.0.1:0", &[]).await?;
+    let report = scenario(&["cancelled", &url]).await?;
+    assert_eq!(report["version"], "2026-07-28", "{report}");
+    assert_eq!(report["gave_up"], true, "{report}");
+    let next = report["next"]["text"].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with(
+            "note: the cancelled call of \"invoke\" (target \"/projects/wip/1\" operation \
+             \"/::issue.read#read\") had already sent its request; it was not sent again. How it \
+             ended:\n"
+        ),
+        "{report}"
+    );
+    // Told once, and the call reached the Host once.
+    let after = report["after"]["text"].as_str().unwrap_or_default();
+    assert!(!after.contains("note:"), "{report}");
+    assert_eq!(host.calls(), 1, "the call was sent again");
     Ok(())
 }

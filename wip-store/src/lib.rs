@@ -39,7 +39,7 @@ use wip_client::{SpaceKey, SpaceStore, StoreError, StoreErrorKind};
 
 pub use embedded::EmbeddedStore;
 pub use options::StoreOptions;
-pub use postgres::PostgresStore;
+pub use postgres::{CallNote, PostgresStore, RestQuota, RestRow, TakenRest};
 
 /// Where a store is, as `--store` (or `WIP_STORE`) names it.
 #[derive(Clone, PartialEq, Eq)]

@@ -309,7 +309,11 @@ impl RestStore for MemoryRests {
         let Kept { queues, bytes: all } = &mut *kept;
         let queue = queues.get_mut(principal).ok_or(Refused::Unknown)?;
         *all -= queue.expire(now, ttl);
-        let taken = match queue.rests.iter().position(|(rest, _)| rest.cursor == cursor) {
+        let taken = match queue
+            .rests
+            .iter()
+            .position(|(rest, _)| rest.cursor == cursor)
+        {
             None => Err(Refused::Unknown),
             Some(at) if queue.rests[at].0.owner != owner => Err(Refused::Foreign),
             Some(at) => {

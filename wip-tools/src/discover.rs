@@ -69,7 +69,9 @@ impl<W: Worldspace> Tools<W> {
     /// nothing.
     pub async fn discover(&self, input: &DiscoverInput) -> ToolOutput {
         if let Some(cursor) = input.cursor.as_deref().filter(|cursor| is_rest(cursor)) {
-            return self.continuation(cursor, &owner(&input.scope, &input.query), "discover").await;
+            return self
+                .continuation(cursor, &owner(&input.scope, &input.query), "discover")
+                .await;
         }
         self.discover_report(input).await.output
     }

@@ -81,7 +81,9 @@ impl<W: Worldspace> Tools<W> {
     /// an interface that could not be read (the text then shows everything else).
     pub async fn inspect(&self, input: &InspectInput) -> ToolOutput {
         if let Some(cursor) = &input.cursor {
-            return self.continuation(cursor, &owner(&input.target), "inspect").await;
+            return self
+                .continuation(cursor, &owner(&input.target), "inspect")
+                .await;
         }
         self.inspect_report(&input.target, input.details)
             .await
@@ -132,13 +134,14 @@ impl<W: Worldspace> Tools<W> {
         };
         let mut out = Writer::new();
         let _ = write_inspection(&mut out, audience, &inspection, details);
-        let output = self.finish(
-            out.into_text(),
-            !inspection.is_complete(),
-            &owner(target),
-            "inspect",
-        )
-        .await;
+        let output = self
+            .finish(
+                out.into_text(),
+                !inspection.is_complete(),
+                &owner(target),
+                "inspect",
+            )
+            .await;
         InspectReport {
             output,
             outcome: InspectOutcome::Shown(Box::new(inspection)),

@@ -138,7 +138,10 @@ impl<W: Worldspace> Tools<W> {
     /// The rest of a cut output, under its cursor; nothing runs again. A cursor of another
     /// client is unknown here, like one never given: nothing tells that it exists.
     pub(crate) async fn continuation(&self, cursor: &str, owner: &str, tool: &str) -> ToolOutput {
-        let taken = self.cursors.take(cursor, owner, self.config.cursor_ttl).await;
+        let taken = self
+            .cursors
+            .take(cursor, owner, self.config.cursor_ttl)
+            .await;
         match taken {
             Ok(rest) => {
                 let mut text = Writer::new().into_text();

@@ -19,13 +19,16 @@ impl Tokens {
     /// Reads `file`: at least one token, at most [`MAX_TOKENS`], no two alike, none with a
     /// space or a control character in it.
     pub(crate) fn read(file: &Path) -> Result<Self> {
-        let refuse = |what: String| {
-            Failure::input(format!("--auth-token-file {}: {what}", file.display()))
-        };
+        let refuse =
+            |what: String| Failure::input(format!("--auth-token-file {}: {what}", file.display()));
         let text = std::fs::read_to_string(file)
             .map_err(|error| refuse(format!("cannot read it: {error}")))?;
         let mut tokens: Vec<(Vec<u8>, Principal)> = Vec::new();
-        for (number, line) in text.lines().enumerate().map(|(index, line)| (index + 1, line)) {
+        for (number, line) in text
+            .lines()
+            .enumerate()
+            .map(|(index, line)| (index + 1, line))
+        {
             let token = line.trim();
             if token.is_empty() || token.starts_with('#') {
                 continue;
@@ -110,7 +113,9 @@ mod tests {
         let tokens = Tokens::read(&file.0).unwrap();
         let header = |text: &str| HeaderValue::from_str(text).unwrap();
         let one = tokens.principal(Some(&header("Bearer s3cret"))).unwrap();
-        let two = tokens.principal(Some(&header("bearer other-token"))).unwrap();
+        let two = tokens
+            .principal(Some(&header("bearer other-token")))
+            .unwrap();
         assert_ne!(one, two);
         assert_eq!(one, Principal::token_holder(b"s3cret"));
         for refused in [
@@ -142,7 +147,10 @@ mod tests {
             };
             let message = failure.to_string();
             assert!(message.contains(expected), "{message}");
-            assert!(!message.contains("two words"), "a token is never shown: {message}");
+            assert!(
+                !message.contains("two words"),
+                "a token is never shown: {message}"
+            );
         }
     }
 }

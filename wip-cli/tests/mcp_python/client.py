@@ -17,6 +17,9 @@
                                         budget, read to its end by its cursors, each page a
                                         request of its own; with OTHER_TOKEN, the first cursor
                                         tried first by that token's holder
+    client.py cancelled URL             at 2026-07-28 (no session): an invoke given up after 1 s
+                                        (its stream closed), then, 4 s later, a discover whose
+                                        result tells how the invoke ended
     client.py structured WIP ENDPOINT   under `wip mcp --structured --operations /`: which tools
                                         declare an output schema, and the structured content of
                                         discover, inspect, invoke and a per-operation tool, each
@@ -25,6 +28,8 @@
 
 import asyncio
 import json
+
+import anyio
 import logging
 import sys
 
@@ -255,6 +260,20 @@ async def continue_(mode, target):
     return report
 
 
+async def cancelled(url):
+    report = {}
+    invoke = {"target": "/projects/wip/1", "operation": "/::issue.read#read", "input": {}}
+    async with Client(url) as client:
+        report["version"] = client.protocol_version
+        with anyio.move_on_after(1.0) as scope:
+            await client.call_tool("invoke", invoke)
+        report["gave_up"] = scope.cancelled_caught
+        await anyio.sleep(4.0)
+        report["next"] = outcome(await client.call_tool("discover", {"scope": "/people", "query": ""}))
+        report["after"] = outcome(await client.call_tool("discover", {"scope": "/people", "query": ""}))
+    return report
+
+
 async def main(arguments):
     scenario = arguments[0]
     if scenario == "stdio":
@@ -265,6 +284,8 @@ async def main(arguments):
         report = await http(arguments[1], arguments[2] if len(arguments) > 2 else None)
     elif scenario == "cap":
         report = await cap(arguments[1])
+    elif scenario == "cancelled":
+        report = await cancelled(arguments[1])
     elif scenario == "continue":
         report = await continue_(arguments[1], arguments[2:])
     elif scenario == "structured":

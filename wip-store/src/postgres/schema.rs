@@ -41,6 +41,21 @@
 //!   replicas' clocks need not agree). Primary key `(space, path)`; index `wip_leases_expiry
 //!   (expires_at)`, by which leases expired for an hour are deleted.
 //!
+//! # Schema (version 2)
+//!
+//! What `wip mcp` replicas keep for their clients (principals) between requests; see
+//! `postgres/handles.rs`.
+//!
+//! - `wip_rests`: the rests of cut results. `principal text` (a name that holds no secret),
+//!   `cursor text`, `owner bytea` (the tool and arguments the read must repeat), `rest bytea`
+//!   (UTF-8), `bytes bigint` (what the rest counts for in the limits), `kept_at` and
+//!   `expires_at timestamptz`. Primary key `(principal, cursor)`; index `wip_rests_expiry`.
+//! - `wip_outcomes`: the calls a principal cancelled after their request was sent. `id text`
+//!   (random, primary key), `principal text`, `what bytea` (the call as the note names it),
+//!   `outcome bytea` (NULL while the call runs), `told_running boolean`, `kept_at` and
+//!   `expires_at timestamptz`. Indexes `wip_outcomes_principal (principal, kept_at)` and
+//!   `wip_outcomes_expiry`.
+//!
 //! The tables carry no foreign keys: every write goes through a save that holds its space's
 //! row, and a per-row check would cost more than the bulk writes themselves.
 
@@ -96,6 +111,29 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (space, path)
     );
     CREATE INDEX wip_leases_expiry ON wip_leases (expires_at);",
+    // Version 2.
+    "CREATE TABLE wip_rests (
+        principal text NOT NULL,
+        cursor text NOT NULL,
+        owner bytea NOT NULL,
+        rest bytea NOT NULL,
+        bytes bigint NOT NULL,
+        kept_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (principal, cursor)
+    );
+    CREATE INDEX wip_rests_expiry ON wip_rests (expires_at);
+    CREATE TABLE wip_outcomes (
+        id text PRIMARY KEY,
+        principal text NOT NULL,
+        what bytea NOT NULL,
+        outcome bytea,
+        told_running boolean NOT NULL DEFAULT false,
+        kept_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX wip_outcomes_principal ON wip_outcomes (principal, kept_at);
+    CREATE INDEX wip_outcomes_expiry ON wip_outcomes (expires_at);",
 ];
 
 /// The advisory lock that migrations hold: any constant other programs are unlikely to use

@@ -4,7 +4,9 @@ use super::*;
 
 /// The answer of a call on the in-memory store, which never waits.
 fn now<T>(future: impl Future<Output = T>) -> T {
-    future.now_or_never().expect("the in-memory store never waits")
+    future
+        .now_or_never()
+        .expect("the in-memory store never waits")
 }
 
 /// A store of `max_bytes` whose clock the test moves by hand.
@@ -59,10 +61,7 @@ fn a_cursor_expires_after_its_ttl() {
         now(cursors.take(&early, "inspect", ttl)),
         Err(Refused::Unknown)
     );
-    assert_eq!(
-        now(cursors.take(&late, "inspect", ttl)).as_deref(),
-        Ok("b")
-    );
+    assert_eq!(now(cursors.take(&late, "inspect", ttl)).as_deref(), Ok("b"));
     let kept = store.lock();
     assert_eq!((kept.bytes, kept.queues.len()), (0, 0));
 }
@@ -79,12 +78,21 @@ fn a_principal_keeps_at_most_its_count_and_bytes_dropping_its_oldest() {
     let given: Vec<String> = (0..5)
         .map(|index| now(cursors.keep("o", format!("{index}"), &limits)).unwrap())
         .collect();
-    assert_eq!(now(cursors.take(&given[1], "o", ttl)), Err(Refused::Unknown));
+    assert_eq!(
+        now(cursors.take(&given[1], "o", ttl)),
+        Err(Refused::Unknown)
+    );
     assert_eq!(now(cursors.take(&given[2], "o", ttl)).as_deref(), Ok("2"));
     // A rest of 950 bytes pushes out the older ones until it fits.
     let big = now(cursors.keep("o", "x".repeat(950), &limits)).unwrap();
-    assert_eq!(now(cursors.take(&given[3], "o", ttl)), Err(Refused::Unknown));
-    assert_eq!(now(cursors.take(&given[4], "o", ttl)), Err(Refused::Unknown));
+    assert_eq!(
+        now(cursors.take(&given[3], "o", ttl)),
+        Err(Refused::Unknown)
+    );
+    assert_eq!(
+        now(cursors.take(&given[4], "o", ttl)),
+        Err(Refused::Unknown)
+    );
     assert_eq!(
         now(cursors.take(&big, "o", ttl)).map(|rest| rest.len()),
         Ok(950)
@@ -155,6 +163,9 @@ fn past_the_stores_limit_a_rest_is_not_kept_and_pushes_out_nobody_elses() {
     );
     let later = now(bob.keep("o", "b".repeat(40), &config())).unwrap();
     assert_eq!(now(alice.take(&first, "o", ttl)), Err(Refused::Unknown));
-    assert_eq!(now(bob.take(&later, "o", ttl)).map(|rest| rest.len()), Ok(40));
+    assert_eq!(
+        now(bob.take(&later, "o", ttl)).map(|rest| rest.len()),
+        Ok(40)
+    );
     assert_eq!(store.lock().bytes, 0);
 }
