@@ -195,3 +195,23 @@ async fn a_principal_keeps_its_newest_cancelled_calls_only() {
         .collect();
     assert_eq!(told, ["id-2", "id-3"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_is_taken_over_through_another_handle_until_deleted_or_expired() {
+    let (_server, one, other) = two_handles().await;
+    let hour = Duration::from_secs(3_600);
+    one.keep_session("s-1", b"{\"a\":1}", hour).await.unwrap();
+    one.keep_session("s-1", b"{\"a\":2}", hour).await.unwrap();
+    assert_eq!(
+        other.load_session("s-1", hour).await.unwrap().as_deref(),
+        Some(&b"{\"a\":2}"[..])
+    );
+    assert_eq!(other.load_session("s-2", hour).await.unwrap(), None);
+    other.delete_session("s-1").await.unwrap();
+    assert_eq!(one.load_session("s-1", hour).await.unwrap(), None);
+    one.keep_session("s-3", b"{}", Duration::from_millis(300))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(other.load_session("s-3", hour).await.unwrap(), None);
+}

@@ -30,7 +30,7 @@ use crate::connect::{CallScope, Connection};
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
 use crate::mcp::operations::Listing;
-use crate::mcp::outcomes::{Kept, Outcomes};
+use crate::mcp::outcomes::{Call, Outcomes};
 use crate::mcp::principal::Principal;
 
 /// How often a running call reports progress, when the client sent a progress token.
@@ -61,6 +61,14 @@ pub(crate) struct WipServer {
     /// With `--structured`: the output schema every tool declares, and the budget in tokens
     /// its structured results stay within.
     structured: Option<(Arc<JsonObject>, usize)>,
+}
+
+/// Where a server keeps what its principals are owed between requests.
+pub(crate) struct Kept {
+    /// The rests of cut results.
+    pub(crate) rests: Arc<dyn RestStore>,
+    /// The outcomes of cancelled calls.
+    pub(crate) outcomes: Outcomes,
 }
 
 /// Where `wip mcp --operations SCOPE` finds its operations.
@@ -107,7 +115,7 @@ impl WipServer {
         crawl_budget: usize,
         instructions: String,
         operations: Option<OperationsMode>,
-        rests: Arc<dyn RestStore>,
+        kept: Kept,
     ) -> Self {
         let tools = declared_tools(&connection);
         let connection = Arc::new(connection);
@@ -118,8 +126,8 @@ impl WipServer {
             crawl_budget,
             instructions: instructions.into(),
             principal: Principal::process(),
-            outcomes: Arc::default(),
-            rests,
+            outcomes: Arc::new(kept.outcomes),
+            rests: kept.rests,
             operations,
             listed: Arc::default(),
             structured: None,
@@ -317,8 +325,8 @@ impl ServerHandler for WipServer {
         let Some(joined) = joined else {
             scope.cancel();
             if calls && scope.call_started() {
-                self.outcomes
-                    .keep(&principal, Kept::new(&request.name, &kept, task));
+                let call = Call::new(&request.name, &kept, task);
+                self.outcomes.keep(&principal, call).await;
             } else {
                 task.abort();
             }

@@ -32,6 +32,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use rmcp::transport::streamable_http_server::session::store::SessionStore;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 
@@ -138,7 +139,14 @@ fn check_origin(origin: &str) -> Result<()> {
 
 /// Serves MCP at `http://ADDR/mcp` until Ctrl-C; the first stdout line is
 /// `mcp: http://ADDR/mcp` with the address actually bound (so port 0 can be used).
-pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) -> Result<()> {
+/// With `session_store`, 2025-11-25 sessions are kept there too, so another replica on the same
+/// store takes up a session this one does not hold.
+pub(crate) async fn serve(
+    server: WipServer,
+    listen: &Listen,
+    checked: Checked,
+    session_store: Option<Arc<dyn SessionStore>>,
+) -> Result<()> {
     let Checked { addr, tokens } = checked;
     let listener = TcpListener::bind(addr)
         .await
@@ -148,7 +156,8 @@ pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) 
         .map_err(|error| Failure::other(format!("cannot read the bound address: {error}")))?;
     // No SSE priming event: clients before protocol 2025-11-25 cannot parse an empty event,
     // and every event still carries an id to resume from.
-    let config = StreamableHttpServerConfig::default().with_sse_retry(None);
+    let mut config = StreamableHttpServerConfig::default().with_sse_retry(None);
+    config.session_store = session_store;
     let config = if local.ip().is_loopback() {
         config
             .with_allowed_hosts(loopback_hosts(local.ip()))

@@ -25,19 +25,23 @@ mod outcomes;
 mod principal;
 mod response;
 mod sessions;
+mod shared;
 mod stdio;
 mod tokens;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use rmcp::transport::streamable_http_server::session::store::SessionStore;
 use wip_client::SpaceLimits;
 use wip_tools::{MemoryRests, ToolsConfig};
 
 use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Connection, Discovery, connect};
 use crate::failure::{Failure, Result};
-use crate::mcp::handler::{OperationsMode, WipServer};
+use crate::mcp::handler::{Kept, OperationsMode, WipServer};
+use crate::mcp::outcomes::Outcomes;
+use crate::mcp::shared::{PostgresRests, PostgresSessions};
 use crate::store::Keep;
 
 /// How much longer than a tool call's deadline an idle session must last at the least.
@@ -96,17 +100,31 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
     let structured = options.structured.then_some(config.max_output_tokens);
-    let rests = Arc::new(MemoryRests::new(KEPT_RESTS_BYTES));
+    let database = shared::database(global)?;
+    let kept = Kept {
+        rests: match &database {
+            Some(database) => Arc::new(PostgresRests {
+                database: Arc::clone(database),
+                all_bytes: KEPT_RESTS_BYTES,
+            }),
+            None => Arc::new(MemoryRests::new(KEPT_RESTS_BYTES)),
+        },
+        outcomes: Outcomes::new(database.clone()),
+    };
     let server = WipServer::new(
         connection,
         config.crawl_budget,
         instructions,
         operations,
-        rests,
+        kept,
     )
     .with_structured(structured);
     match (listen, checked) {
-        (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
+        (Some(listen), Some(checked)) => {
+            let sessions = database
+                .map(|database| Arc::new(PostgresSessions(database)) as Arc<dyn SessionStore>);
+            http::serve(server, &listen, checked, sessions).await
+        }
         _ => stdio::serve(server).await,
     }
 }

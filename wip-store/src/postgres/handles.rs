@@ -1,7 +1,8 @@
 //! What replicas of `wip mcp` keep for their clients between requests, so that a request may
-//! reach any replica: the rests of cut results under their cursors, and the outcomes of calls
-//! a client cancelled after their request was sent. Each belongs to a principal, a name that
-//! holds no secret; expiries are by the database's clock, so replicas' clocks need not agree.
+//! reach any replica: the rests of cut results under their cursors, the outcomes of calls a
+//! client cancelled after their request was sent (each belonging to a principal, a name that
+//! holds no secret), and sessions of the protocols that have them. Expiries are by the
+//! database's clock, so replicas' clocks need not agree.
 
 use std::time::Duration;
 
@@ -141,6 +142,67 @@ impl PostgresStore {
                 "UPDATE wip_outcomes SET outcome = $2 WHERE id = $1",
                 &[&id, &outcome.as_bytes()],
             ))
+            .await?;
+        self.give_back(client);
+        Ok(())
+    }
+
+    /// Keeps the session `id` with `state` for `ttl`, replacing what it had.
+    pub async fn keep_session(
+        &self,
+        id: &str,
+        state: &[u8],
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        let bound = self.bound.doing("keeping a session in PostgreSQL");
+        let client = self.take().await?;
+        let seconds = ttl.min(MAX_TTL).as_secs_f64();
+        bound
+            .run(client.execute(
+                "WITH swept AS (
+                     DELETE FROM wip_sessions WHERE id IN (
+                         SELECT id FROM wip_sessions WHERE expires_at <= now()
+                         LIMIT $4::bigint FOR UPDATE SKIP LOCKED
+                     )
+                 )
+                 INSERT INTO wip_sessions (id, state, expires_at)
+                 VALUES ($1, $2, now() + make_interval(secs => $3::float8))
+                 ON CONFLICT (id) DO UPDATE
+                     SET state = EXCLUDED.state, expires_at = EXCLUDED.expires_at",
+                &[&id, &state, &seconds, &SWEEP],
+            ))
+            .await?;
+        self.give_back(client);
+        Ok(())
+    }
+
+    /// The state of the unexpired session `id`, its expiry moved `ttl` on.
+    pub async fn load_session(
+        &self,
+        id: &str,
+        ttl: Duration,
+    ) -> Result<Option<Vec<u8>>, StoreError> {
+        let bound = self.bound.doing("reading a session from PostgreSQL");
+        let client = self.take().await?;
+        let seconds = ttl.min(MAX_TTL).as_secs_f64();
+        let row = bound
+            .run(client.query_opt(
+                "UPDATE wip_sessions SET expires_at = now() + make_interval(secs => $2::float8)
+                 WHERE id = $1 AND expires_at > now() RETURNING state",
+                &[&id, &seconds],
+            ))
+            .await?;
+        self.give_back(client);
+        row.map(|row| row.try_get(0).map_err(|error| bound.failed(&error)))
+            .transpose()
+    }
+
+    /// Forgets the session `id`.
+    pub async fn delete_session(&self, id: &str) -> Result<(), StoreError> {
+        let bound = self.bound.doing("deleting a session from PostgreSQL");
+        let client = self.take().await?;
+        bound
+            .run(client.execute("DELETE FROM wip_sessions WHERE id = $1", &[&id]))
             .await?;
         self.give_back(client);
         Ok(())

@@ -55,6 +55,9 @@
 //!   `outcome bytea` (NULL while the call runs), `told_running boolean`, `kept_at` and
 //!   `expires_at timestamptz`. Indexes `wip_outcomes_principal (principal, kept_at)` and
 //!   `wip_outcomes_expiry`.
+//! - `wip_sessions`: 2025-11-25 sessions, so that any replica takes one over. `id text`
+//!   (primary key), `state bytea` (what the session's `initialize` gave, as JSON),
+//!   `expires_at timestamptz`; index `wip_sessions_expiry`.
 //!
 //! The tables carry no foreign keys: every write goes through a save that holds its space's
 //! row, and a per-row check would cost more than the bulk writes themselves.
@@ -133,7 +136,13 @@ const MIGRATIONS: &[&str] = &[
         expires_at timestamptz NOT NULL
     );
     CREATE INDEX wip_outcomes_principal ON wip_outcomes (principal, kept_at);
-    CREATE INDEX wip_outcomes_expiry ON wip_outcomes (expires_at);",
+    CREATE INDEX wip_outcomes_expiry ON wip_outcomes (expires_at);
+    CREATE TABLE wip_sessions (
+        id text PRIMARY KEY,
+        state bytea NOT NULL,
+        expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX wip_sessions_expiry ON wip_sessions (expires_at);",
 ];
 
 /// The advisory lock that migrations hold: any constant other programs are unlikely to use
