@@ -28,6 +28,7 @@ use wip_tools::{
 use crate::connect::{CallScope, Connection};
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
+use crate::mcp::metrics::{CallWatch, Metrics};
 use crate::mcp::operations::Listing;
 use crate::mcp::session::{Kept, SessionCalls};
 
@@ -54,6 +55,8 @@ pub(crate) struct WipServer {
     /// With `--structured`: the output schema every tool declares, and the budget in tokens
     /// its structured results stay within.
     structured: Option<(Arc<JsonObject>, usize)>,
+    /// Where tool calls are counted, with `--listen`.
+    metrics: Option<Arc<Metrics>>,
 }
 
 /// Where `wip mcp --operations SCOPE` finds its operations.
@@ -114,7 +117,14 @@ impl WipServer {
             operations,
             listed: Arc::default(),
             structured: None,
+            metrics: None,
         }
+    }
+
+    /// The same server, its tool calls counted in `metrics` when there are some.
+    pub(crate) fn with_metrics(mut self, metrics: Option<Arc<Metrics>>) -> Self {
+        self.metrics = metrics;
+        self
     }
 
     /// The same server, its results structured within `budget` tokens when there is one.
@@ -260,6 +270,7 @@ impl ServerHandler for WipServer {
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let scope = CallScope::new();
+        let watched = CallWatch::start(self.metrics.as_deref(), &request.name, &scope);
         // What a cancelled call that was sent is remembered by: its target and operation.
         let kept = match &operation {
             Some(tool) => serde_json::json!({
@@ -315,6 +326,7 @@ impl ServerHandler for WipServer {
         {
             listing.refresh_after(scope, &self.connection).await;
         }
+        watched.ended(&report, &arguments);
         let notes = self.session.notes().await;
         let mut text = notes.clone();
         text.push_str(&report.output.text);

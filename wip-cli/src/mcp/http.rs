@@ -16,6 +16,9 @@
 //!
 //! Sessions (see [`sessions`](super::sessions)): at most `--max-sessions`, each expiring
 //! after `--session-idle` seconds without a request; DELETE answers 200.
+//!
+//! Beside `/mcp`: `/healthz` and `/readyz` without the token, `/metrics` behind it (see
+//! [`ops`](super::ops)). Every other path is answered 404.
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -25,7 +28,7 @@ use std::time::Duration;
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{AUTHORIZATION, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::{AUTHORIZATION, HeaderValue};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
@@ -35,11 +38,12 @@ use tokio::net::TcpListener;
 
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::WipServer;
-use crate::mcp::response::{Body, plain};
+use crate::mcp::ops::Ops;
+use crate::mcp::response::{Body, plain, unauthorized};
 use crate::mcp::sessions::Sessions;
 use crate::output::print_text;
 
-/// The path of the MCP endpoint; every other path is answered 404.
+/// The path of the MCP endpoint.
 pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// The largest request body read, as rmcp's own limit: a larger one is answered 413.
@@ -179,7 +183,12 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
 
 /// Serves MCP at `http://ADDR/mcp` until Ctrl-C; the first stdout line is
 /// `mcp: http://ADDR/mcp` with the address actually bound (so port 0 can be used).
-pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) -> Result<()> {
+pub(crate) async fn serve(
+    server: WipServer,
+    listen: &Listen,
+    checked: Checked,
+    ops: Ops,
+) -> Result<()> {
     let Checked { addr, token } = checked;
     let listener = TcpListener::bind(addr)
         .await
@@ -212,6 +221,7 @@ pub(crate) async fn serve(server: WipServer, listen: &Listen, checked: Checked) 
         service,
         sessions,
         token,
+        ops,
     });
     print_text(&format!("mcp: http://{local}{MCP_PATH}"))?;
     tracing::info!(
@@ -259,27 +269,28 @@ struct Shared {
     service: StreamableHttpService<WipServer, crate::mcp::sessions::Manager>,
     sessions: Arc<Sessions>,
     token: Option<Token>,
+    ops: Ops,
 }
 
 impl Shared {
     async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
+        let authorized = self
+            .token
+            .as_ref()
+            .is_none_or(|token| token.accepts(request.headers().get(AUTHORIZATION)));
         if request.uri().path() != MCP_PATH {
-            return plain(
-                StatusCode::NOT_FOUND,
-                "not found: the MCP endpoint is /mcp\n",
-            );
+            let answer = self.ops.answer(&request, authorized, &self.sessions).await;
+            return answer.unwrap_or_else(|| {
+                plain(
+                    StatusCode::NOT_FOUND,
+                    "not found: the MCP endpoint is /mcp\n",
+                )
+            });
         }
         let (mut parts, body) = request.into_parts();
-        if let Some(token) = &self.token {
-            if !token.accepts(parts.headers.get(AUTHORIZATION)) {
-                let mut response = plain(
-                    StatusCode::UNAUTHORIZED,
-                    "unauthorized: send `Authorization: Bearer TOKEN` with the server's token\n",
-                );
-                response
-                    .headers_mut()
-                    .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-                return response;
+        if self.token.is_some() {
+            if !authorized {
+                return unauthorized();
             }
             // rmcp hands the request's headers to the handler: the token stays here.
             parts.headers.remove(AUTHORIZATION);

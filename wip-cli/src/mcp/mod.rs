@@ -11,14 +11,18 @@
 //! connection to the Host, and has its own store of the cursors to cut results' rests. At
 //! initialize the client gets [`instructions`] on using the tools, with the root Object's
 //! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
-//! distinct operation found under SCOPE ([`operations`]).
+//! distinct operation found under SCOPE ([`operations`]). With `--listen`, health checks and
+//! metrics are served beside the MCP endpoint ([`ops`]).
 
 mod declare;
 mod gate;
 mod handler;
+mod health;
 mod http;
 mod instructions;
+mod metrics;
 mod operations;
+mod ops;
 mod response;
 mod session;
 mod sessions;
@@ -33,6 +37,7 @@ use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Connection, Discovery, connect};
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::{OperationsMode, WipServer};
+use crate::mcp::ops::Ops;
 use crate::store::Keep;
 
 /// How much longer than a tool call's deadline an idle session must last at the least.
@@ -81,6 +86,10 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         ..ToolsConfig::default()
     };
     let connection = connect(global, config, Discovery::Indexed, SpaceLimits::default())?;
+    // Watching before the store is first read, so the readiness check sees that read too.
+    let ops = listen
+        .as_ref()
+        .map(|_| Ops::watching(&connection, FOLLOW_EVERY * STORE_WINDOW_FOLLOWS));
     crate::store::keep(&connection, global, Keep::Space, global.tool_call_timeout()).await?;
     follow(&connection);
     // Looked at once, before the first client: a Host down or slow only leaves it out.
@@ -88,15 +97,23 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
     let structured = options.structured.then_some(config.max_output_tokens);
     let server = WipServer::new(connection, config.crawl_budget, instructions, operations)
-        .with_structured(structured);
-    match (listen, checked) {
-        (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
+        .with_structured(structured)
+        .with_metrics(ops.as_ref().map(Ops::metrics));
+    match (listen, checked, ops) {
+        (Some(listen), Some(checked), Some(ops)) => {
+            http::serve(server, &listen, checked, ops).await
+        }
         _ => stdio::serve(server).await,
     }
 }
 
 /// How often a server takes in what other processes sharing its store saved.
 const FOLLOW_EVERY: Duration = Duration::from_secs(1);
+
+/// How many follows' time the readiness check waits for a store exchange to succeed before
+/// it counts the store as unreachable: more than one follow can take on a healthy store, few
+/// enough that a store that stops answering is seen within 5 seconds.
+const STORE_WINDOW_FOLLOWS: u32 = 4;
 
 /// Takes in, every [`FOLLOW_EVERY`], what other processes saved to the store, for as long as
 /// the server runs; a store that fails is tried again at the next tick (the coverage lines
