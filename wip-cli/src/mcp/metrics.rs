@@ -303,7 +303,10 @@ mod tests {
         assert!(text.contains("wip_mcp_sessions_open 3\n"), "{text}");
         let open = metrics.encode(true);
         assert!(open.ends_with("# EOF\n"), "{open}");
-        assert!(open.contains("# TYPE wip_mcp_sessions_open gauge"), "{open}");
+        assert!(
+            open.contains("# TYPE wip_mcp_sessions_open gauge"),
+            "{open}"
+        );
     }
 
     #[test]
