@@ -294,10 +294,12 @@ const MCP_HELP: &str = "Examples:\n  wip mcp --endpoint http://127.0.0.1:8080/wi
 wip mcp --listen localhost:8090 --endpoint http://127.0.0.1:8080/wip\n  \
 wip mcp --listen 0.0.0.0:8090 --auth-token-file token.txt --endpoint http://127.0.0.1:8080/wip\n\n\
 On stdio, stdout carries the protocol and logs go to stderr. With --listen, the endpoint is \
-http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`.\n\n\
+http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`; beside it GET /healthz and /readyz \
+(`ok` or `not ready: host` / `not ready: store`, no token) and /metrics (Prometheus text).\n\n\
 Refused, over HTTP:\n\
 - a non-loopback ADDR without --auth-token-file (the command exits 2);\n\
-- with --auth-token-file, any request without `Authorization: Bearer TOKEN` (401);\n\
+- with --auth-token-file, any request without `Authorization: Bearer TOKEN` (401), but \
+/healthz and /readyz;\n\
 - on a loopback ADDR, a Host header other than localhost, 127.0.0.1, ::1 or the bound address \
 (403); on a non-loopback ADDR with a token, any Host is accepted;\n\
 - a request with an Origin header (browsers send one) from an origin other than http(s) on \

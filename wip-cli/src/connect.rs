@@ -21,6 +21,7 @@ use wip_tools::{Audience, Tools, ToolsConfig};
 use crate::cli::GlobalOptions;
 use crate::endpoint::EndpointCheck;
 use crate::failure::{Failure, Result};
+use crate::watch::{HostRequest, Watch};
 
 /// The client of one Host with what the command line gave, its observe counter, and what its
 /// requests met at the endpoint.
@@ -30,6 +31,12 @@ pub(crate) struct Connection {
     /// The key of this endpoint and token's Discoverable Space in a store.
     pub(crate) space: SpaceKey,
     pub(crate) endpoint: Arc<EndpointCheck>,
+    /// Who is told how each request to the Host, and each exchange with the store, ended.
+    pub(crate) watch: Arc<Watch>,
+    /// The transport under the tools' own, for a request that belongs to no tool call or
+    /// command (the readiness check's probe): counted by no scope, told to the watch by its
+    /// sender.
+    pub(crate) host: HttpTransport,
 }
 
 /// The tools' settings for a person or a script running a command: the defaults, but no output
@@ -99,6 +106,8 @@ pub(crate) struct CallScope {
     cancelled: AtomicBool,
     /// Calls handed to the transport (sent, or refused at once because the scope was cancelled).
     calls: AtomicU64,
+    /// Observes handed to the transport and not refused.
+    observes: AtomicU64,
 }
 
 impl CallScope {
@@ -125,6 +134,11 @@ impl CallScope {
     /// (requests answered, Objects received) in this call.
     pub(crate) fn read(&self) -> (u64, u64) {
         self.counts.read()
+    }
+
+    /// The observes this call sent.
+    pub(crate) fn observes(&self) -> u64 {
+        self.observes.load(Ordering::Relaxed)
     }
 
     /// A receiver whose `changed()` completes once a request of this call is answered.
@@ -205,10 +219,12 @@ pub(crate) fn connect_to(
         Failure::input(format!("cannot use these settings: {}", ErrorChain(&error)))
     })?;
     let progress = Progress::default();
+    let watch = Arc::new(Watch::default());
     let transport = Counting {
-        inner: http,
+        inner: http.clone(),
         progress: progress.clone(),
         endpoint: Arc::clone(&check),
+        watch: Arc::clone(&watch),
     };
     let client = match discovery {
         Discovery::Indexed => Client::new(Arc::new(transport), session, options.client),
@@ -224,24 +240,29 @@ pub(crate) fn connect_to(
         progress,
         space,
         endpoint: check,
+        watch,
+        host: http,
     })
 }
 
 /// A transport that counts answered observes and the Objects they held, for the connection and
 /// for the current [`CallScope`], sends nothing for a cancelled one, and tells the endpoint's
-/// check how every request ended.
+/// check and the watch how every request ended.
 struct Counting {
     inner: HttpTransport,
     progress: Progress,
     endpoint: Arc<EndpointCheck>,
+    watch: Arc<Watch>,
 }
 
 impl Counting {
     fn checked<T>(
         &self,
+        request: HostRequest,
         reply: Result<Reply<T>, TransportError>,
     ) -> Result<Reply<T>, TransportError> {
         self.endpoint.record(&reply);
+        self.watch.host_request(request, &reply);
         reply
     }
 }
@@ -256,7 +277,10 @@ impl Transport for Counting {
         if scope.as_ref().is_some_and(|scope| scope.is_cancelled()) {
             return Err(refused());
         }
-        let reply = self.checked(self.inner.observe(request).await);
+        if let Some(scope) = &scope {
+            scope.observes.fetch_add(1, Ordering::Relaxed);
+        }
+        let reply = self.checked(HostRequest::Observe, self.inner.observe(request).await);
         let mut objects = 0;
         if let Ok(Reply::Success(response)) = &reply {
             response.walk(&mut |_| objects += 1);
@@ -276,7 +300,10 @@ impl Transport for Counting {
         if scope.as_ref().is_some_and(|scope| scope.is_cancelled()) {
             return Err(refused());
         }
-        let reply = self.checked(self.inner.fetch_interface(request).await);
+        let reply = self.checked(
+            HostRequest::FetchInterface,
+            self.inner.fetch_interface(request).await,
+        );
         if let Some(scope) = scope {
             scope.counts.add(1, 0);
         }
@@ -296,6 +323,9 @@ impl Transport for Counting {
                 return Err(refused());
             }
         }
-        self.checked(self.inner.call_operation(request, descriptor).await)
+        self.checked(
+            HostRequest::CallOperation,
+            self.inner.call_operation(request, descriptor).await,
+        )
     }
 }

@@ -12,6 +12,7 @@ mod policy;
 mod progress;
 mod store;
 mod usage;
+mod watch;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

@@ -1,16 +1,17 @@
 //! The kept Discoverable Space of a command or server: the store `--store` names (the embedded
-//! one under the user's cache directory by default), opened once, and the last save before the
-//! command ends.
+//! one under the user's cache directory by default), opened once, its exchanges told to the
+//! connection's watch, and the last save before the command ends.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use wip_client::StoreErrorKind;
+use wip_client::{SpaceStore, StoreErrorKind};
 use wip_store::{StoreLocation, StoreOptions};
 
 use crate::cli::GlobalOptions;
 use crate::connect::Connection;
 use crate::failure::{Failure, Result};
+use crate::watch::WatchedStore;
 
 /// What a command keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +66,8 @@ pub(crate) async fn keep(
             )));
         }
     };
+    let store: Arc<dyn SpaceStore> =
+        Arc::new(WatchedStore::new(store, Arc::clone(&connection.watch)));
     let client = connection.tools.worldspace();
     let key = connection.space.clone();
     let kept = match keep {

@@ -17,7 +17,7 @@ async fn two_handles() -> (TestPostgres, PostgresStore, PostgresStore) {
     let url = server.create_database("wip");
     let mut options = StoreOptions::default();
     options.timeout = Duration::from_secs(20);
-    let one = PostgresStore::connect(&url, options.clone()).await.unwrap();
+    let one = PostgresStore::connect(&url, options).await.unwrap();
     let other = PostgresStore::connect(&url, options).await.unwrap();
     (server, one, other)
 }

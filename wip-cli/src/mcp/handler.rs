@@ -22,16 +22,17 @@ use tokio::task::JoinHandle;
 use wip_model::Path;
 use wip_tools::operations::OperationTool;
 use wip_tools::{
-    Cursors, RestStore, ToolOutput, ToolReport, output_schema, structured_content,
+    Cursors, RestStore, ToolOutput, ToolReport, ToolsConfig, output_schema, structured_content,
     tool_definitions_for,
 };
 
 use crate::connect::{CallScope, Connection};
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
+use crate::mcp::metrics::{CallWatch, Metrics};
 use crate::mcp::operations::Listing;
 use crate::mcp::outcomes::{Call, Outcomes};
-use crate::mcp::principal::Principal;
+use crate::mcp::principal::{Principal, Recent};
 
 /// How often a running call reports progress, when the client sent a progress token.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(200);
@@ -61,6 +62,10 @@ pub(crate) struct WipServer {
     /// With `--structured`: the output schema every tool declares, and the budget in tokens
     /// its structured results stay within.
     structured: Option<(Arc<JsonObject>, usize)>,
+    /// Where tool calls are counted, with `--listen`.
+    metrics: Option<Arc<Metrics>>,
+    /// The principals that called a tool lately, counted in `metrics`.
+    recent: Arc<Recent>,
 }
 
 /// Where a server keeps what its principals are owed between requests.
@@ -131,7 +136,15 @@ impl WipServer {
             operations,
             listed: Arc::default(),
             structured: None,
+            metrics: None,
+            recent: Arc::new(Recent::new(ToolsConfig::default().cursor_ttl)),
         }
+    }
+
+    /// The same server, its tool calls counted in `metrics` when there are some.
+    pub(crate) fn with_metrics(mut self, metrics: Option<Arc<Metrics>>) -> Self {
+        self.metrics = metrics;
+        self
     }
 
     /// The same server, its results structured within `budget` tokens when there is one.
@@ -294,6 +307,7 @@ impl ServerHandler for WipServer {
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let scope = CallScope::new();
+        let watched = CallWatch::start(self.metrics.as_deref(), &request.name, &scope);
         // What a cancelled call that was sent is remembered by: its target and operation.
         let kept = match &operation {
             Some(tool) => serde_json::json!({
@@ -308,6 +322,9 @@ impl ServerHandler for WipServer {
             None => Run::Tool(request.name.to_string()),
         };
         let principal = self.principal_of(&context);
+        if let Some(metrics) = &self.metrics {
+            metrics.set_principals(self.recent.saw(&principal));
+        }
         let mut task = self.start(run, arguments.clone(), &principal, &scope);
         let total = (request.name == "discover").then_some(self.crawl_budget as f64);
         let progress = context.meta.get_progress_token().map(|token| Reporter {
@@ -351,6 +368,7 @@ impl ServerHandler for WipServer {
         {
             listing.refresh_after(scope, &self.connection).await;
         }
+        watched.ended(&report, &arguments);
         let notes = self.outcomes.notes(&principal).await;
         let mut text = notes.clone();
         text.push_str(&report.output.text);

@@ -18,6 +18,9 @@
 //!
 //! Sessions (see [`sessions`](super::sessions)): at most `--max-sessions`, each expiring
 //! after `--session-idle` seconds without a request; DELETE answers 200.
+//!
+//! Beside `/mcp`: `/healthz` and `/readyz` without the token, `/metrics` behind it (see
+//! [`ops`](super::ops)). Every other path is answered 404.
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -27,7 +30,7 @@ use std::time::Duration;
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{AUTHORIZATION, HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::AUTHORIZATION;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
@@ -38,13 +41,14 @@ use tokio::net::TcpListener;
 
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::WipServer;
+use crate::mcp::ops::Ops;
 use crate::mcp::principal::Principal;
-use crate::mcp::response::{Body, plain};
+use crate::mcp::response::{Body, plain, unauthorized};
 use crate::mcp::sessions::Sessions;
 use crate::mcp::tokens::Tokens;
 use crate::output::print_text;
 
-/// The path of the MCP endpoint; every other path is answered 404.
+/// The path of the MCP endpoint.
 pub(crate) const MCP_PATH: &str = "/mcp";
 
 /// The largest request body read, as rmcp's own limit: a larger one is answered 413.
@@ -145,6 +149,7 @@ pub(crate) async fn serve(
     server: WipServer,
     listen: &Listen,
     checked: Checked,
+    ops: Ops,
     session_store: Option<Arc<dyn SessionStore>>,
 ) -> Result<()> {
     let Checked { addr, tokens } = checked;
@@ -180,6 +185,7 @@ pub(crate) async fn serve(
         service,
         sessions,
         tokens,
+        ops,
     });
     print_text(&format!("mcp: http://{local}{MCP_PATH}"))?;
     tracing::info!(
@@ -227,30 +233,28 @@ struct Shared {
     service: StreamableHttpService<WipServer, crate::mcp::sessions::Manager>,
     sessions: Arc<Sessions>,
     tokens: Option<Tokens>,
+    ops: Ops,
 }
 
 impl Shared {
     async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
-        if request.uri().path() != MCP_PATH {
-            return plain(
-                StatusCode::NOT_FOUND,
-                "not found: the MCP endpoint is /mcp\n",
-            );
-        }
-        let (mut parts, body) = request.into_parts();
         let principal = match &self.tokens {
             None => Some(Principal::listener()),
-            Some(tokens) => tokens.principal(parts.headers.get(AUTHORIZATION)),
+            Some(tokens) => tokens.principal(request.headers().get(AUTHORIZATION)),
         };
+        let authorized = principal.is_some();
+        if request.uri().path() != MCP_PATH {
+            let answer = self.ops.answer(&request, authorized, &self.sessions).await;
+            return answer.unwrap_or_else(|| {
+                plain(
+                    StatusCode::NOT_FOUND,
+                    "not found: the MCP endpoint is /mcp\n",
+                )
+            });
+        }
+        let (mut parts, body) = request.into_parts();
         let Some(principal) = principal else {
-            let mut response = plain(
-                StatusCode::UNAUTHORIZED,
-                "unauthorized: send `Authorization: Bearer TOKEN` with one of the server's tokens\n",
-            );
-            response
-                .headers_mut()
-                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-            return response;
+            return unauthorized();
         };
         // rmcp hands the request's headers to the handler: the token stays here, and the
         // handler reads whom the request acts for from its extensions.

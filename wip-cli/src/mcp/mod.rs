@@ -13,14 +13,18 @@
 //! whichever session its requests come, or none. At
 //! initialize the client gets [`instructions`] on using the tools, with the root Object's
 //! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
-//! distinct operation found under SCOPE ([`operations`]).
+//! distinct operation found under SCOPE ([`operations`]). With `--listen`, health checks and
+//! metrics are served beside the MCP endpoint ([`ops`]).
 
 mod declare;
 mod gate;
 mod handler;
+mod health;
 mod http;
 mod instructions;
+mod metrics;
 mod operations;
+mod ops;
 mod outcomes;
 mod principal;
 mod response;
@@ -40,6 +44,7 @@ use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Connection, Discovery, connect};
 use crate::failure::{Failure, Result};
 use crate::mcp::handler::{Kept, OperationsMode, WipServer};
+use crate::mcp::ops::Ops;
 use crate::mcp::outcomes::Outcomes;
 use crate::mcp::shared::{PostgresRests, PostgresSessions};
 use crate::store::Keep;
@@ -94,6 +99,10 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         ..ToolsConfig::default()
     };
     let connection = connect(global, config, Discovery::Indexed, SpaceLimits::default())?;
+    // Watching before the store is first read, so the readiness check sees that read too.
+    let ops = listen
+        .as_ref()
+        .map(|_| Ops::watching(&connection, FOLLOW_EVERY * STORE_WINDOW_FOLLOWS));
     crate::store::keep(&connection, global, Keep::Space, global.tool_call_timeout()).await?;
     follow(&connection);
     // Looked at once, before the first client: a Host down or slow only leaves it out.
@@ -118,12 +127,13 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         operations,
         kept,
     )
-    .with_structured(structured);
-    match (listen, checked) {
-        (Some(listen), Some(checked)) => {
+    .with_structured(structured)
+    .with_metrics(ops.as_ref().map(Ops::metrics));
+    match (listen, checked, ops) {
+        (Some(listen), Some(checked), Some(ops)) => {
             let sessions = database
                 .map(|database| Arc::new(PostgresSessions(database)) as Arc<dyn SessionStore>);
-            http::serve(server, &listen, checked, sessions).await
+            http::serve(server, &listen, checked, ops, sessions).await
         }
         _ => stdio::serve(server).await,
     }
@@ -131,6 +141,11 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
 
 /// How often a server takes in what other processes sharing its store saved.
 const FOLLOW_EVERY: Duration = Duration::from_secs(1);
+
+/// How many follows' time the readiness check waits for a store exchange to succeed before
+/// it counts the store as unreachable: more than one follow can take on a healthy store, few
+/// enough that a store that stops answering is seen within 5 seconds.
+const STORE_WINDOW_FOLLOWS: u32 = 4;
 
 /// Takes in, every [`FOLLOW_EVERY`], what other processes saved to the store, for as long as
 /// the server runs; a store that fails is tried again at the next tick (the coverage lines

@@ -9,8 +9,10 @@
 //! A principal is named by a string that replicas agree on and that never holds a secret: a
 //! token's principal is named by a digest of the token.
 
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// One principal; cheap to clone.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -53,6 +55,45 @@ impl fmt::Debug for Principal {
     }
 }
 
+/// The principals that made a request within a while: those a server counts as open.
+pub(crate) struct Recent {
+    seen: Mutex<HashMap<Principal, Instant>>,
+    within: Duration,
+}
+
+/// The most principals counted: past it the one seen least recently is forgotten, so a flood
+/// of principals costs bounded memory.
+const MAX_RECENT: usize = 4096;
+
+impl Recent {
+    /// Counts the principals seen within `within`.
+    pub(crate) fn new(within: Duration) -> Self {
+        Self {
+            seen: Mutex::default(),
+            within,
+        }
+    }
+
+    /// Notes a request of `principal` now; returns how many principals were seen within the
+    /// while.
+    pub(crate) fn saw(&self, principal: &Principal) -> usize {
+        let now = Instant::now();
+        let mut seen = self.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.retain(|_, at| now.saturating_duration_since(*at) < self.within);
+        if !seen.contains_key(principal) && seen.len() >= MAX_RECENT {
+            let oldest = seen
+                .iter()
+                .min_by_key(|(_, at)| **at)
+                .map(|(p, _)| p.clone());
+            if let Some(oldest) = oldest {
+                seen.remove(&oldest);
+            }
+        }
+        seen.insert(principal.clone(), now);
+        seen.len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +106,16 @@ mod tests {
         assert!(!one.name().contains("s3cret"), "{one:?}");
         assert_eq!(one.name().len(), "token:".len() + 32);
         assert_ne!(Principal::process(), Principal::listener());
+    }
+
+    #[test]
+    fn the_principals_seen_within_the_while_are_counted_once_each() {
+        let recent = Recent::new(Duration::from_secs(600));
+        assert_eq!(recent.saw(&Principal::listener()), 1);
+        assert_eq!(recent.saw(&Principal::listener()), 1);
+        assert_eq!(recent.saw(&Principal::token_holder(b"t")), 2);
+        let gone = Recent::new(Duration::ZERO);
+        gone.saw(&Principal::listener());
+        assert_eq!(gone.saw(&Principal::process()), 1);
     }
 }

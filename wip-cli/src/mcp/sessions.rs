@@ -59,6 +59,11 @@ impl Sessions {
         Arc::clone(&self.manager)
     }
 
+    /// How many sessions are open.
+    pub(crate) async fn open(&self) -> usize {
+        self.manager.sessions.read().await.len()
+    }
+
     /// Lets a POST through, or answers it here: a message that is not JSON (-32700), a request
     /// outside a session before initialize, or an initialize past the session cap.
     pub(crate) async fn admit(&self, request: &Request<Bytes>) -> Result<Admitted, Response<Body>> {
