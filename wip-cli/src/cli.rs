@@ -295,11 +295,14 @@ wip mcp --listen localhost:8090 --endpoint http://127.0.0.1:8080/wip\n  \
 wip mcp --listen 0.0.0.0:8090 --auth-token-file token.txt --endpoint http://127.0.0.1:8080/wip\n\n\
 On stdio, stdout carries the protocol and logs go to stderr. With --listen, the endpoint is \
 http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`; beside it GET /healthz and /readyz \
-(`ok` or `not ready: host` / `not ready: store`, no token) and /metrics (Prometheus text).\n\n\
+(`ok` or `not ready: host` / `not ready: store`, no token) and /metrics (Prometheus text). \
+Cursors of cut results and cancelled calls' outcomes belong to the client (the token's holder, \
+or the listener without tokens), not to a session; with --store postgres://… replicas share \
+them and 2025-11-25 sessions, so any replica serves any request.\n\n\
 Refused, over HTTP:\n\
 - a non-loopback ADDR without --auth-token-file (the command exits 2);\n\
-- with --auth-token-file, any request without `Authorization: Bearer TOKEN` (401), but \
-/healthz and /readyz;\n\
+- with --auth-token-file, any request without `Authorization: Bearer TOKEN` for a token of \
+the file (401), but /healthz and /readyz;\n\
 - on a loopback ADDR, a Host header other than localhost, 127.0.0.1, ::1 or the bound address \
 (403); on a non-loopback ADDR with a token, any Host is accepted;\n\
 - a request with an Origin header (browsers send one) from an origin other than http(s) on \
@@ -315,7 +318,8 @@ pub(crate) struct McpOptions {
     /// non-loopback ADDR needs --auth-token-file.
     #[arg(long, value_name = "ADDR")]
     pub(crate) listen: Option<String>,
-    /// Require `Authorization: Bearer TOKEN` on every request, TOKEN the one line of FILE.
+    /// Require `Authorization: Bearer TOKEN` on every request, TOKEN one of the lines of FILE
+    /// (one token per client; each token's holder has its own cursors).
     #[arg(long, value_name = "FILE", requires = "listen")]
     pub(crate) auth_token_file: Option<PathBuf>,
     /// Accept browser requests from ORIGIN (scheme://host or scheme://host:port); repeatable.
@@ -342,7 +346,7 @@ pub(crate) struct McpOptions {
     pub(crate) session_idle: u64,
     /// Cut every tool result at N tokens (at least 500) by an estimate that counts Latin text
     /// at 4 bytes a token and every other character as a token (CJK, kana, Cyrillic…); the cut
-    /// says how much was left and gives a cursor for the rest, read only in the same session.
+    /// says how much was left and gives a cursor for the rest, read only by the same client.
     #[arg(
         long,
         value_name = "N",
