@@ -22,10 +22,12 @@ use tokio::task::JoinHandle;
 use wip_model::Path;
 use wip_tools::operations::OperationTool;
 use wip_tools::{
-    Cursors, ToolOutput, ToolReport, output_schema, structured_content, tool_definitions_for,
+    Confirm, Cursors, ToolOutput, ToolReport, output_schema, structured_content,
+    tool_definitions_for,
 };
 
 use crate::connect::{CallScope, Connection};
+use crate::mcp::confirm::Confirmations;
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
 use crate::mcp::operations::Listing;
@@ -54,6 +56,8 @@ pub(crate) struct WipServer {
     /// With `--structured`: the output schema every tool declares, and the budget in tokens
     /// its structured results stay within.
     structured: Option<(Arc<JsonObject>, usize)>,
+    /// How a call the policy confirms is put to the user.
+    confirmations: Arc<Confirmations>,
 }
 
 /// Where `wip mcp --operations SCOPE` finds its operations.
@@ -114,7 +118,15 @@ impl WipServer {
             operations,
             listed: Arc::default(),
             structured: None,
+            confirmations: Arc::default(),
         }
+    }
+
+    /// The same server, putting the calls the policy confirms to the user as `confirmations`
+    /// says.
+    pub(crate) fn with_confirmations(mut self, confirmations: Confirmations) -> Self {
+        self.confirmations = Arc::new(confirmations);
+        self
     }
 
     /// The same server, its results structured within `budget` tokens when there is one.
@@ -146,12 +158,19 @@ impl WipServer {
         }
     }
 
-    /// Starts the tool in a task of its own, its requests counted and governed by `scope`.
-    fn start(&self, run: Run, arguments: Value, scope: &Arc<CallScope>) -> JoinHandle<ToolReport> {
+    /// Starts the tool in a task of its own, its requests counted and governed by `scope`, a
+    /// call the policy confirms put to the user through `confirm`.
+    fn start(
+        &self,
+        run: Run,
+        arguments: Value,
+        scope: &Arc<CallScope>,
+        confirm: Arc<dyn Confirm>,
+    ) -> JoinHandle<ToolReport> {
         let connection = Arc::clone(&self.connection);
         let cursors = self.cursors.clone();
         tokio::spawn(Arc::clone(scope).run(async move {
-            let tools = connection.tools.for_session(&cursors);
+            let tools = connection.tools.for_session(&cursors).with_confirm(confirm);
             match run {
                 Run::Tool(name) => tools.call_tool_report(&name, &arguments).await,
                 Run::Operation(tool) => tools.call_operation_tool_report(&tool, &arguments).await,
@@ -257,6 +276,7 @@ impl ServerHandler for WipServer {
                 None,
             ));
         }
+        let asker = self.confirmations.for_call(&request, &context);
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let scope = CallScope::new();
@@ -273,7 +293,7 @@ impl ServerHandler for WipServer {
             Some(tool) => Run::Operation(Box::new(tool)),
             None => Run::Tool(request.name.to_string()),
         };
-        let mut task = self.start(run, arguments.clone(), &scope);
+        let mut task = self.start(run, arguments.clone(), &scope, asker.clone());
         let total = (request.name == "discover").then_some(self.crawl_budget as f64);
         let progress = context.meta.get_progress_token().map(|token| Reporter {
             token,
@@ -308,6 +328,10 @@ impl ServerHandler for WipServer {
             },
             outcome: None,
         });
+        // A question put at 2026-07-28: the client answers it and repeats the call.
+        if let Some(asked) = asker.take_input_required() {
+            return Ok(asked.into());
+        }
         // What a discover crawled may hold interfaces the per-operation tools have not seen.
         if let Some(listing) = &self.operations
             && request.name == "discover"

@@ -13,17 +13,20 @@
 //! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
 //! distinct operation found under SCOPE ([`operations`]).
 
+mod confirm;
 mod declare;
 mod gate;
 mod handler;
 mod http;
 mod instructions;
 mod operations;
+mod request_state;
 mod response;
 mod session;
 mod sessions;
 mod stdio;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use wip_client::SpaceLimits;
@@ -32,7 +35,9 @@ use wip_tools::ToolsConfig;
 use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Connection, Discovery, connect};
 use crate::failure::{Failure, Result};
+use crate::mcp::confirm::Confirmations;
 use crate::mcp::handler::{OperationsMode, WipServer};
+use crate::mcp::request_state::{LocalStates, StateKeeper};
 use crate::store::Keep;
 
 /// How much longer than a tool call's deadline an idle session must last at the least.
@@ -40,13 +45,25 @@ const SESSION_IDLE_MARGIN_SECS: u64 = 3;
 
 /// Serves the tools of the Host `global` names: on stdin/stdout, or as `options` say.
 pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<()> {
+    if global.policy.yes {
+        return Err(Failure::input(
+            "--yes does not apply to wip mcp: the user accepts each call the policy confirms \
+             through the MCP client; leave out the confirm rules to send such calls unasked",
+        ));
+    }
+    // A call the policy confirms may wait --confirm-timeout for the user's answer.
+    let answer = crate::policy::load(&global.policy)?
+        .confirms_any()
+        .then(|| global.policy.confirm_timeout().as_secs())
+        .unwrap_or(0);
     // A session that expired while one of its tool calls ran would lose that call's outcome; a
     // call ends within its deadline and the few seconds a search's last answers are given.
-    let shortest_idle = global.tool_call_timeout().as_secs() + SESSION_IDLE_MARGIN_SECS;
+    let shortest_idle = global.tool_call_timeout().as_secs() + answer + SESSION_IDLE_MARGIN_SECS;
     if options.listen.is_some() && options.session_idle < shortest_idle {
         return Err(Failure::input(format!(
-            "--session-idle {} is shorter than a tool call can run ({shortest_idle} s: --timeout \
-             and {SESSION_IDLE_MARGIN_SECS} s); a session must outlive its tool calls",
+            "--session-idle {} is shorter than a tool call can run ({shortest_idle} s: --timeout, \
+             --confirm-timeout when the policy confirms calls, and {SESSION_IDLE_MARGIN_SECS} s); \
+             a session must outlive its tool calls",
             options.session_idle
         )));
     }
@@ -87,8 +104,11 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let root = instructions::root_description(&connection, global.tool_call_timeout()).await;
     let instructions = instructions::instructions(connection.tools.policy(), root.as_deref());
     let structured = options.structured.then_some(config.max_output_tokens);
+    let keeper = LocalStates::new().map(|states| Arc::new(states) as Arc<dyn StateKeeper>);
+    let confirmations = Confirmations::new(global.policy.confirm_timeout(), keeper);
     let server = WipServer::new(connection, config.crawl_budget, instructions, operations)
-        .with_structured(structured);
+        .with_structured(structured)
+        .with_confirmations(confirmations);
     match (listen, checked) {
         (Some(listen), Some(checked)) => http::serve(server, &listen, checked).await,
         _ => stdio::serve(server).await,

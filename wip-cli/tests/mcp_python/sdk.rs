@@ -1,0 +1,88 @@
+//! The official Python MCP SDK (`mcp` from PyPI) for the tests that run it against `wip mcp`:
+//! installed once into a virtualenv under `target/` (PyPI must be reachable the first time;
+//! later runs reuse it), and a script of this folder run with it.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::process::Command;
+
+use crate::common::Error;
+
+/// The SDK version the scenarios are written for.
+const SDK: &str = "mcp==2.3.0";
+
+/// How long one scenario may take.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+/// The virtualenv with the SDK, set up once per test run and reused across runs.
+fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let target = Path::new(env!("CARGO_BIN_EXE_wip"))
+            .ancestors()
+            .nth(2)
+            .expect("the binary is under target/PROFILE");
+        let venv = target.join("mcp-python");
+        let python = venv.join("bin").join("python");
+        let ready = |python: &Path| {
+            std::process::Command::new(python)
+                .args(["-c", "import mcp, httpx2"])
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        };
+        if ready(&python) {
+            return python;
+        }
+        let created = std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .expect("python3 runs: install it (cargo xtask ci does so when it is missing)");
+        assert!(
+            created.success(),
+            "python3 -m venv {} failed (on Debian the venv module is the package python3-venv)",
+            venv.display()
+        );
+        let installed = std::process::Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                SDK,
+            ])
+            .status()
+            .expect("pip runs");
+        assert!(
+            installed.success() && ready(&python),
+            "the Python MCP SDK ({SDK}) could not be installed from PyPI into {}; the first run \
+             needs PyPI, later runs reuse the virtualenv",
+            venv.display()
+        );
+        python
+    })
+}
+
+/// Runs `script` of `tests/mcp_python/` with `arguments` and returns the JSON report it
+/// prints.
+pub(crate) async fn run(script: &str, arguments: &[&str]) -> Result<Value, Error> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mcp_python")
+        .join(script);
+    let run = Command::new(python())
+        .arg(script)
+        .args(arguments)
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(PATIENCE, run).await??;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{arguments:?}: {stdout}\n{stderr}");
+    Ok(serde_json::from_str(stdout.trim())?)
+}
