@@ -14,7 +14,8 @@ use wip_tools::{MIN_OUTPUT_TOKENS, ToolsConfig};
 #[command(name = "wip", version, about, long_about = None)]
 #[command(
     after_help = "Exit codes: 0 success, 1 transport or other failure (the deadline of --timeout \
-included), 2 usage or input error or a call the operator's policy refuses, 3 the Host returned a \
+included), 2 usage or input error or a call the operator's policy refuses (or confirms, and no \
+one accepted), 3 the Host returned a \
 protocol error, 4 the outcome of a call is unknown. With --format json a failure is also one \
 JSON document on stdout: {\"error\": {\"kind\", \"message\", \"exit_code\", \"next\"}}, with \
 \"code\" for a protocol error.\n\n\

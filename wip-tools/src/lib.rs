@@ -19,7 +19,9 @@
 //! target and resolved operation before anything is sent, and a refusal names the rule; a policy
 //! that states which operations are reads adds a fourth tool, `read` ([`Tools::read`]), that
 //! runs only those, and read-only mode takes `invoke` away ([`tool_definitions_for`]). Nothing
-//! is inferred from an operation's name.
+//! is inferred from an operation's name. A call the policy's `confirm` or `confirm_targets`
+//! names is put to a person through a [`Confirm`] ([`Tools::with_confirm`]) once it may run and
+//! its input is checked, and sent only on their yes.
 //!
 //! The [`binding`] module projects invoke onto method calls (spec 4.1 "PTC / REPL binding"):
 //! call expressions for a REPL ([`binding::Session`]) and a Python module for programmatic tool

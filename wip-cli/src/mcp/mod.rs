@@ -11,7 +11,8 @@
 //! connection to the Host, and has its own store of the cursors to cut results' rests. At
 //! initialize the client gets [`instructions`] on using the tools, with the root Object's
 //! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
-//! distinct operation found under SCOPE ([`operations`]).
+//! distinct operation found under SCOPE ([`operations`]). A call the policy confirms is put to
+//! the user through the client's elicitation before it is sent ([`confirm`]).
 
 mod confirm;
 mod declare;
@@ -52,10 +53,11 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         ));
     }
     // A call the policy confirms may wait --confirm-timeout for the user's answer.
-    let answer = crate::policy::load(&global.policy)?
-        .confirms_any()
-        .then(|| global.policy.confirm_timeout().as_secs())
-        .unwrap_or(0);
+    let answer = if crate::policy::load(&global.policy)?.confirms_any() {
+        global.policy.confirm_timeout().as_secs()
+    } else {
+        0
+    };
     // A session that expired while one of its tool calls ran would lose that call's outcome; a
     // call ends within its deadline and the few seconds a search's last answers are given.
     let shortest_idle = global.tool_call_timeout().as_secs() + answer + SESSION_IDLE_MARGIN_SECS;
