@@ -138,11 +138,16 @@ pub(crate) fn asked_digest(tool: &str, shown: &str) -> [u8; 32] {
 pub(crate) fn seal(key: &hmac::Key, asked: [u8; 32], ttl: Duration) -> Option<(String, Opened)> {
     let mut id = [0; 16];
     SystemRandom::new().fill(&mut id).ok()?;
-    let expires = SystemTime::now() + ttl;
-    let millis = expires.duration_since(UNIX_EPOCH).ok()?.as_millis();
+    let millis = (SystemTime::now() + ttl)
+        .duration_since(UNIX_EPOCH)
+        .ok()?
+        .as_millis();
+    let millis = u64::try_from(millis).ok()?;
+    // The expiry as the payload holds it, to the millisecond.
+    let expires = UNIX_EPOCH + Duration::from_millis(millis);
     let payload = json!({
         "id": hex(&id),
-        "expires_ms": u64::try_from(millis).ok()?,
+        "expires_ms": millis,
         "asked": hex(&asked),
     })
     .to_string();
