@@ -14,7 +14,8 @@ use wip_tools::{MIN_OUTPUT_TOKENS, ToolsConfig};
 #[command(name = "wip", version, about, long_about = None)]
 #[command(
     after_help = "Exit codes: 0 success, 1 transport or other failure (the deadline of --timeout \
-included), 2 usage or input error or a call the operator's policy refuses, 3 the Host returned a \
+included), 2 usage or input error or a call the operator's policy refuses (or confirms, and no \
+one accepted), 3 the Host returned a \
 protocol error, 4 the outcome of a call is unknown. With --format json a failure is also one \
 JSON document on stdout: {\"error\": {\"kind\", \"message\", \"exit_code\", \"next\"}}, with \
 \"code\" for a protocol error.\n\n\
@@ -111,8 +112,9 @@ impl StoreOptions {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Policy (the operator's rules over calls)")]
 pub(crate) struct PolicyOptions {
-    /// The policy file (TOML): reads, allow, deny (operation patterns such as /::issue.read#*),
-    /// allow_targets, deny_targets (paths, each with everything below it), read_only.
+    /// The policy file (TOML): reads, allow, deny, confirm (operation patterns such as
+    /// /::issue.read#*), allow_targets, deny_targets, confirm_targets (paths, each with
+    /// everything below it), read_only.
     #[arg(long, global = true, value_name = "FILE")]
     pub(crate) policy: Option<PathBuf>,
     /// Only the operations reads lists may run (`wip mcp` then offers no invoke).
@@ -134,6 +136,33 @@ pub(crate) struct PolicyOptions {
     /// A path no call may target, nor anything below it. Repeatable.
     #[arg(long, global = true, value_name = "PATH")]
     pub(crate) deny_targets: Vec<String>,
+    /// An operation that runs only once a person accepts the call (on the terminal, or through
+    /// the MCP client); repeatable.
+    #[arg(long, global = true, value_name = "PATTERN")]
+    pub(crate) confirm: Vec<String>,
+    /// A path on which, and below which, a call runs only once a person accepts it;
+    /// repeatable.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(crate) confirm_targets: Vec<String>,
+    /// How long a person has to answer before the call is given up, unsent (default 120).
+    #[arg(
+        long,
+        global = true,
+        value_name = "SECONDS",
+        value_parser = clap::value_parser!(u64).range(1..=3_600)
+    )]
+    pub(crate) confirm_timeout: Option<u64>,
+    /// Send the calls the policy confirms without asking (wip invoke and wip repl; they refuse
+    /// such calls when stdin is not a terminal and --yes is not given).
+    #[arg(long, global = true)]
+    pub(crate) yes: bool,
+}
+
+impl PolicyOptions {
+    /// How long a person has to answer a question about a call.
+    pub(crate) fn confirm_timeout(&self) -> Duration {
+        Duration::from_secs(self.confirm_timeout.unwrap_or(120))
+    }
 }
 
 impl GlobalOptions {

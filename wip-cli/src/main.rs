@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod confirm;
 mod connect;
 mod endpoint;
 mod failure;
@@ -25,6 +26,7 @@ use wip_model::escape::Message;
 
 use crate::cli::{Cli, Command, Format, RefCommand, RenderCommand};
 use crate::commands::{demo, discover, inspect, invoke, observe, ptc, refs, render, repl, schema};
+use crate::confirm::TerminalConfirm;
 use crate::connect::{CallScope, Connection, Discovery, command_space, connect, terminal_config};
 use crate::failure::{Failure, Result};
 use crate::output::print_json;
@@ -112,12 +114,14 @@ async fn run(cli: Cli) -> Result<()> {
         Command::Repl => {
             repl::check_format(format)?;
             // Each line is a tool call with its own deadline; the session has none.
-            let connection = connect(
+            let mut connection = connect(
                 &global,
                 terminal_config(&global),
                 Discovery::Unindexed,
                 command_space(),
             )?;
+            let asker = TerminalConfirm::for_session(&global.policy);
+            connection.tools = connection.tools.with_confirm(Arc::new(asker));
             // The binding only calls: what it keeps is its calls' evidence.
             store::keep(
                 &connection,
@@ -142,13 +146,23 @@ async fn run(cli: Cli) -> Result<()> {
             } else {
                 Discovery::Unindexed
             };
-            let connection = connect(
+            let mut connection = connect(
                 &global,
                 terminal_config(&global),
                 discovery,
                 command_space(),
             )?;
             let timeout = global.command_timeout();
+            let sends_a_call = matches!(command, Command::Invoke { .. });
+            // The person's time to answer is not the Host's: the deadline stretches by it.
+            let mut asking = Duration::ZERO;
+            if sends_a_call {
+                let asker = TerminalConfirm::for_command(&global.policy);
+                connection.tools = connection.tools.with_confirm(Arc::new(asker));
+                if connection.tools.policy().confirms_any() && !global.policy.yes {
+                    asking = global.policy.confirm_timeout();
+                }
+            }
             let keep = match command {
                 Command::Discover { .. } => Some(Keep::Space),
                 Command::Invoke { .. } => Some(Keep::Evidence),
@@ -157,13 +171,12 @@ async fn run(cli: Cli) -> Result<()> {
             if let Some(keep) = keep {
                 store::keep(&connection, &global, keep, timeout).await?;
             }
-            let sends_a_call = matches!(command, Command::Invoke { .. });
             // The tools stop at the deadline themselves and report what they have; this only
             // ends a command that something kept past it.
             let scope = CallScope::new();
             let work = Arc::clone(&scope).run(on_host(&connection, format, timeout, command));
             let bounded = tokio::select! {
-                bounded = tokio::time::timeout(timeout + LAST_RESORT, work) => bounded,
+                bounded = tokio::time::timeout(timeout + asking + LAST_RESORT, work) => bounded,
                 // Ctrl-C drops the work (a crawl's observes with it) and the scope refuses
                 // anything not yet sent.
                 Ok(()) = tokio::signal::ctrl_c() => return Err(interrupted(&scope)),

@@ -1,5 +1,6 @@
 //! The operator's policy from the command line: `--policy FILE` (TOML) and the shorthand flags,
-//! read once at start into a [`Policy`] that every call of the command is checked against.
+//! read once at start into a [`Policy`] that every call of the command is checked against,
+//! `confirm` and `confirm_targets` (the calls a person accepts first) included.
 //!
 //! A file that does not parse, an unknown key, a value of the wrong type, a pattern or path that
 //! does not parse, or an empty `allow` / `allow_targets` (which would let nothing run: leave the
@@ -39,6 +40,7 @@ pub(crate) fn load(options: &PolicyOptions) -> Result<Policy> {
         (PatternList::Reads, "--reads", &options.reads),
         (PatternList::Allow, "--allow", &options.allow),
         (PatternList::Deny, "--deny", &options.deny),
+        (PatternList::Confirm, "--confirm", &options.confirm),
     ];
     for (list, flag, texts) in patterns {
         for text in texts {
@@ -62,6 +64,11 @@ pub(crate) fn load(options: &PolicyOptions) -> Result<Policy> {
             TargetList::DenyTargets,
             "--deny-targets",
             &options.deny_targets,
+        ),
+        (
+            TargetList::ConfirmTargets,
+            "--confirm-targets",
+            &options.confirm_targets,
         ),
     ];
     for (list, flag, texts) in targets {
@@ -91,6 +98,8 @@ pub(crate) fn is_given(options: &PolicyOptions) -> bool {
             &options.deny,
             &options.allow_targets,
             &options.deny_targets,
+            &options.confirm,
+            &options.confirm_targets,
         ]
         .iter()
         .any(|list| !list.is_empty())
@@ -146,8 +155,10 @@ pub(crate) fn read_toml(text: &str, policy: &mut Policy) -> Result<(), FileError
             "reads" => Rule::Patterns(PatternList::Reads),
             "allow" => Rule::Patterns(PatternList::Allow),
             "deny" => Rule::Patterns(PatternList::Deny),
+            "confirm" => Rule::Patterns(PatternList::Confirm),
             "allow_targets" => Rule::Targets(TargetList::AllowTargets),
             "deny_targets" => Rule::Targets(TargetList::DenyTargets),
+            "confirm_targets" => Rule::Targets(TargetList::ConfirmTargets),
             "read_only" => {
                 let Some(read_only) = item.as_bool() else {
                     return Err(at(
@@ -165,7 +176,7 @@ pub(crate) fn read_toml(text: &str, policy: &mut Policy) -> Result<(), FileError
                 return Err(at(
                     key_span,
                     format!(
-                        "unknown key {}: the keys are reads, allow, deny, allow_targets, deny_targets and read_only",
+                        "unknown key {}: the keys are reads, allow, deny, confirm, allow_targets, deny_targets, confirm_targets and read_only",
                         Quoted(other)
                     ),
                 ));

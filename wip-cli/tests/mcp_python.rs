@@ -3,7 +3,7 @@
 //! (progress, close without a warning, the session cap, the bearer token), and under the
 //! operator's policy (the `read` tool, a refusal sent nowhere, read-only mode without `invoke`);
 //! a cut result read to its end by its principal only, and a cancelled call's outcome told
-//! without a session. The SDK is installed by `mcp_python/venv.rs`; the scenarios are in
+//! without a session. The SDK is installed by `mcp_python/sdk.rs`; the scenarios are in
 //! `tests/mcp_python/client.py`.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
@@ -12,17 +12,21 @@ mod common;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "policy/fixtures.rs"]
 mod fixtures;
+#[path = "mcp_python/sdk.rs"]
+mod sdk;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/slow_host.rs"]
 mod slow_host;
-#[path = "mcp_python/venv.rs"]
-mod venv;
 
 use std::time::Duration;
 
-use common::{TestResult, demo, listening};
+use common::{Error, TestResult, demo, listening};
 use serde_json::Value;
-use venv::scenario;
+
+/// Runs the scenario `arguments` of client.py and returns its report.
+async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
+    sdk::run("client.py", arguments).await
+}
 
 /// The discover went well and its progress counted up to at most the crawl budget.
 fn check_session(report: &Value) {

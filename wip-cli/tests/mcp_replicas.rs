@@ -11,12 +11,11 @@ mod common;
 mod postgres;
 #[path = "mcp_real/round_robin.rs"]
 mod round_robin;
+#[path = "mcp_python/sdk.rs"]
+mod sdk;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/slow_host.rs"]
 mod slow_host;
-#[allow(dead_code, reason = "shared by several test crates, each using a part")]
-#[path = "mcp_python/venv.rs"]
-mod venv;
 
 use std::time::Duration;
 
@@ -24,7 +23,11 @@ use common::{Error, TestResult, demo, listening};
 use postgres::TestPostgres;
 use serde_json::Value;
 use tokio::process::Child;
-use venv::scenario;
+
+/// Runs the scenario `arguments` of client.py and returns its report.
+async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
+    sdk::run("client.py", arguments).await
+}
 
 /// Three replicas of `wip mcp --listen` on the database at `url`, for the Host at `endpoint`,
 /// with `args` more; and their URLs.

@@ -1,7 +1,8 @@
 //! The operator's policy in the `wip` command, against the sample Host on loopback: a refused
 //! call exits 2 naming its rule and is never sent (the Host's counters show it), in `wip invoke`
-//! and `wip repl` alike, from the policy file or the flags; a policy that cannot be read stops
-//! the command before anything is sent, with the file's line and column.
+//! and `wip repl` alike, from the policy file or the flags; a confirmed call with no terminal to
+//! answer on is refused the same way unless `--yes` accepts it; a policy that cannot be read
+//! stops the command before anything is sent, with the file's line and column.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
@@ -104,6 +105,46 @@ async fn a_denied_operation_exits_2_names_its_rule_and_is_never_sent() -> TestRe
         let count = counters.operation("/projects/wip", "issue::lifecycle", operation);
         assert_eq!(count.requested, 0, "{operation} was sent");
     }
+    server.shutdown().await;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirmed_call_without_a_terminal_is_refused_unless_yes_accepts_it() -> TestResult {
+    let server = demo().await?;
+    let file = policy_file("confirm.toml", "confirm_targets = [\"/projects/wip/1\"]\n")?;
+    let file = file.to_string_lossy();
+    let script = "issue = \"/projects/wip/1\"\nissue[/::\"issue comments\"#add](body=\"hi\")\nissue[/::issue.read#read]()\n";
+    let refused = run(
+        &server,
+        &["--policy", &file, "--store", "none", "repl"],
+        script,
+    )
+    .await?;
+    expect(
+        &refused,
+        2,
+        &[
+            "line 2: /::\"issue comments\"#add on \"/projects/wip/1\" runs only once a person \
+             accepts it (the confirm_targets path \"/projects/wip/1\" (policy file line 1)), and \
+             no one could be asked: stdin is not a terminal, so no one can answer the question; \
+             nothing was sent.",
+        ],
+    );
+    assert_eq!(server.counters().call_operation, 0);
+    let accepted = run(
+        &server,
+        &["--policy", &file, "--store", "none", "--yes", "repl"],
+        script,
+    )
+    .await?;
+    expect(&accepted, 0, &[]);
+    let counters = server.counters();
+    assert_eq!(
+        counters.operation("/", "issue comments", "add").requested,
+        1
+    );
+    assert_eq!(counters.call_operation, 2, "{counters:?}");
     server.shutdown().await;
     Ok(())
 }

@@ -1,5 +1,7 @@
 //! `wip` in a real terminal: the crawl progress on stderr, read off the screen of a tmux pane
-//! (a pseudo-terminal), and its absence when stderr is not a terminal.
+//! (a pseudo-terminal), and its absence when stderr is not a terminal; the repl's line editing;
+//! and the question `wip invoke` asks before a call the policy confirms, answered on the
+//! terminal, and refused without one.
 //!
 //! tmux must be installed (`.ci/run` installs it when it is missing).
 
@@ -238,5 +240,111 @@ async fn the_repl_edits_lines_and_recalls_history_on_a_terminal() {
     );
     let reads = server.counters().operation("/", "issue.read", "read");
     assert_eq!(reads.executed, 2, "each Enter ran the read once");
+    server.shutdown().await;
+}
+
+/// The comment operation the confirm tests name: it runs each time it is sent.
+const ADD: &str = r##"/::"issue comments"#add"##;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invoke_asks_the_person_on_the_terminal_before_a_confirmed_call() {
+    let server = host(40).await;
+    let wip = env!("CARGO_BIN_EXE_wip");
+    let command = format!(
+        "{} --endpoint {} --store none --confirm {} invoke /projects/wip/1 add '{{\"body\":\"hi\"}}'",
+        quoted(wip),
+        quoted(&server.endpoint()),
+        quoted(ADD)
+    );
+    let sent = || {
+        server
+            .counters()
+            .operation("/", "issue comments", "add")
+            .requested
+    };
+    // `y` sends it; `n` and Enter alone send nothing and exit 2.
+    let mut expected = 0;
+    for (name, typed, exit) in [
+        ("confirm-y", "y", "EXIT=0"),
+        ("confirm-n", "n", "EXIT=2"),
+        ("confirm-enter", "", "EXIT=2"),
+    ] {
+        let terminal = Terminal::run(name, &command);
+        let question = terminal
+            .screen_when("the question", |screen| screen.contains("run it? [y/N]"))
+            .await;
+        for line in [
+            "The operator's policy asks a person before this call is sent (the confirm pattern /::\"issue comments\"#add (--confirm)). Nothing has been sent yet.",
+            "target: \"/projects/wip/1\"",
+            "operation: /::\"issue comments\"#add",
+            "description (Host data): \"Adds a comment.\"",
+            "input (JSON): {\"body\":\"hi\"}",
+        ] {
+            assert!(question.contains(line), "{line}\n{question}");
+        }
+        assert_eq!(sent(), expected, "nothing is sent before the answer");
+        terminal.type_keys(typed, &["Enter"]);
+        let screen = terminal.finished_screen().await;
+        assert!(screen.contains(exit), "{name}:\n{screen}");
+        if typed == "y" {
+            expected += 1;
+            assert!(
+                screen
+                    .contains("invoked /::\"issue comments\"#add on \"/projects/wip/1\": success"),
+                "{screen}"
+            );
+        } else {
+            assert!(
+                screen.contains("the person declined it; nothing was sent."),
+                "{screen}"
+            );
+        }
+        assert_eq!(sent(), expected, "{name}");
+    }
+
+    // Not a terminal: refused unless --yes accepts it unasked.
+    let args = |yes: bool| {
+        let mut args = vec![
+            "--endpoint".to_owned(),
+            server.endpoint(),
+            "--store".to_owned(),
+            "none".to_owned(),
+            "--confirm".to_owned(),
+            ADD.to_owned(),
+        ];
+        if yes {
+            args.push("--yes".to_owned());
+        }
+        args.extend(["invoke", "/projects/wip/1", "add", r#"{"body":"piped"}"#].map(String::from));
+        args
+    };
+    let refused = Command::new(wip)
+        .args(args(false))
+        .stdin(Stdio::null())
+        .output()
+        .expect("wip runs");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "no one could be asked: stdin is not a terminal, so no one can answer the question; \
+             nothing was sent."
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("give --yes"), "{stderr}");
+    assert_eq!(sent(), 1);
+    let accepted = Command::new(wip)
+        .args(args(true))
+        .stdin(Stdio::null())
+        .output()
+        .expect("wip runs");
+    assert_eq!(
+        accepted.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&accepted.stderr)
+    );
+    assert_eq!(sent(), 2);
     server.shutdown().await;
 }

@@ -34,6 +34,16 @@ impl<'a, W: Worldspace + ?Sized> Bounded<'a, W> {
         }
     }
 
+    /// The same Worldspace with the deadline moved `by` later: for the time a person took to
+    /// answer a question, which is not the Host's.
+    pub(crate) fn extended(&self, by: Duration) -> Self {
+        Self {
+            worldspace: self.worldspace,
+            deadline: self.deadline.map(|deadline| deadline + by),
+            audience: self.audience,
+        }
+    }
+
     /// The Object at `path`, or [`WorldspaceError::DeadlinePassed`].
     pub(crate) async fn resolve(&self, path: &Path) -> Result<ObjectObservation, WorldspaceError> {
         self.within(self.worldspace.resolve(path)).await

@@ -102,7 +102,7 @@ pub fn tool_definitions_for(policy: &Policy) -> Vec<ToolDefinition> {
             "discover" => discover(),
             "inspect" => inspect(),
             "read" => read(policy),
-            _ => invoke(),
+            _ => invoke(policy),
         })
         .collect()
 }
@@ -127,11 +127,43 @@ fn inspect() -> ToolDefinition {
     }
 }
 
-fn invoke() -> ToolDefinition {
+macro_rules! confirmed_note {
+    () => {
+        "Every call waits until the user accepts it (the operator's policy asks them); nothing is sent before."
+    };
+}
+
+/// What a tool's description says when the policy confirms every call it makes.
+pub(crate) const CONFIRMED: &str = confirmed_note!();
+
+/// A tool's description with [`CONFIRMED`] after it.
+macro_rules! confirmed {
+    ($description:expr) => {
+        concat!($description, " ", confirmed_note!())
+    };
+}
+
+macro_rules! invoke_description {
+    () => {
+        "Run one operation of an entry, once. operation is the complete notation from inspect, or a bare name that exactly one interface of the entry declares. input is an object of named fields ({} for none), checked against the operation's signature before anything is sent. The result gives the value as JSON, the entries found in it, and whether the entry changed."
+    };
+}
+
+macro_rules! read_description {
+    () => {
+        "Run one operation the operator has stated is a read, once: the operation argument lists them. Same arguments and result as invoke; any other operation is refused before anything is sent."
+    };
+}
+
+fn invoke(policy: &Policy) -> ToolDefinition {
     ToolDefinition {
         name: "invoke",
         title: "Invoke an operation",
-        description: "Run one operation of an entry, once. operation is the complete notation from inspect, or a bare name that exactly one interface of the entry declares. input is an object of named fields ({} for none), checked against the operation's signature before anything is sent. The result gives the value as JSON, the entries found in it, and whether the entry changed.",
+        description: if policy.confirms_every_call(Via::Invoke) {
+            confirmed!(invoke_description!())
+        } else {
+            invoke_description!()
+        },
         input_schema: arguments::input_schema(arguments::CALL, |_| None),
         annotations: call_annotations(Via::Invoke),
     }
@@ -154,7 +186,11 @@ fn read(policy: &Policy) -> ToolDefinition {
     ToolDefinition {
         name: "read",
         title: "Read with an operation",
-        description: "Run one operation the operator has stated is a read, once: the operation argument lists them. Same arguments and result as invoke; any other operation is refused before anything is sent.",
+        description: if policy.confirms_every_call(Via::Read) {
+            confirmed!(read_description!())
+        } else {
+            read_description!()
+        },
         input_schema: arguments::input_schema(arguments::CALL, |argument| {
             (argument.name == "operation").then(|| operation.clone())
         }),

@@ -3,6 +3,7 @@
 //! the target's new state.
 
 use std::fmt::Write;
+use std::time::Instant;
 
 use wip_model::FetchInterfaceResponse;
 use wip_model::json::{arguments_from_serde, value_to_serde};
@@ -10,6 +11,7 @@ use wip_model::{ObjectObservation, OperationDeclaration, Path, Validator};
 use wip_refs::{OperationRef, Quoted};
 use wip_textview::ObjectSignature;
 
+use crate::confirm::{Confirmation, PendingCall, not_confirmed};
 use crate::deadline::Bounded;
 use crate::failure::{OUTCOME_UNKNOWN_STEP, write_protocol_error, write_worldspace_error};
 use crate::inspect::{parse_target, unknown_target};
@@ -259,6 +261,38 @@ impl<W: Worldspace> Tools<W> {
                     let (at, message) = located(&error);
                     Stopped::rejected("input", invalid_input(&resolved, &at, &message))
                 })?;
+        // The person's answer, when the policy asks for one, comes last before the call: a call
+        // refused or malformed is never put to them. Their time is not the Host's, so it is
+        // added to the deadline.
+        let extended;
+        let ws = match self.policy.confirmation(&target, &named) {
+            None => ws,
+            Some(rule) => {
+                let description = resolved
+                    .declaration
+                    .documentation
+                    .as_ref()
+                    .map(|documentation| documentation.summary.as_str().to_owned())
+                    .filter(|summary| !summary.is_empty());
+                let pending = PendingCall::new(
+                    target.clone(),
+                    named.clone(),
+                    description,
+                    input.clone(),
+                    rule,
+                );
+                let asked = Instant::now();
+                let answer = self.confirm.confirm(&pending).await;
+                if answer != Confirmation::Accepted {
+                    return Err(Stopped {
+                        output: not_confirmed(&pending, &answer, self.config.audience),
+                        outcome: InvokeOutcome::NotConfirmed(answer),
+                    });
+                }
+                extended = ws.extended(asked.elapsed());
+                &extended
+            }
+        };
         let call = Call {
             target: target.clone(),
             interface: resolved.fetched.interface.clone(),

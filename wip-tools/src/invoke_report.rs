@@ -4,6 +4,7 @@
 use wip_model::{FoundEntry, Path, Value};
 use wip_refs::OperationRef;
 
+use crate::confirm::Confirmation;
 use crate::output::ToolOutput;
 use crate::policy::Refusal;
 use crate::worldspace::WorldspaceError;
@@ -31,6 +32,9 @@ pub enum InvokeOutcome {
     },
     /// The operator's policy refused the call ([`Tools::with_policy`](crate::Tools::with_policy)); nothing was sent.
     Refused(Refusal),
+    /// The operator's policy lets the call run only once a person accepts it, and no one did:
+    /// why (never [`Confirmation::Accepted`]). Nothing was sent.
+    NotConfirmed(Confirmation),
 }
 
 /// A call that ran, as data.

@@ -19,7 +19,9 @@
 //! target and resolved operation before anything is sent, and a refusal names the rule; a policy
 //! that states which operations are reads adds a fourth tool, `read` ([`Tools::read`]), that
 //! runs only those, and read-only mode takes `invoke` away ([`tool_definitions_for`]). Nothing
-//! is inferred from an operation's name.
+//! is inferred from an operation's name. A call the policy's `confirm` or `confirm_targets`
+//! names is put to a person through a [`Confirm`] ([`Tools::with_confirm`]) once it may run and
+//! its input is checked, and sent only on their yes.
 //!
 //! The [`binding`] module projects invoke onto method calls (spec 4.1 "PTC / REPL binding"):
 //! call expressions for a REPL ([`binding::Session`]) and a Python module for programmatic tool
@@ -92,6 +94,7 @@ pub mod binding;
 mod budget;
 mod client;
 mod config;
+mod confirm;
 mod cursors;
 mod deadline;
 mod definitions;
@@ -115,6 +118,7 @@ mod worldspace;
 
 pub use budget::{MIN_OUTPUT_TOKENS, estimate_tokens};
 pub use config::ToolsConfig;
+pub use confirm::{Confirm, Confirmation, PendingCall};
 pub use cursors::{Cursors, MemoryRests, NotKept, Refused, Rest, RestLimits, RestStore};
 pub use definitions::{ToolDefinition, tool_definitions, tool_definitions_for};
 pub use discover::{DiscoverInput, DiscoverOutcome, DiscoverReport};
@@ -123,7 +127,7 @@ pub use inspect::{InspectInput, InspectOutcome, InspectReport, Inspection};
 pub use invoke::{FoundOperation, InvokeInput};
 pub use invoke_report::{InvokeOutcome, InvokeReport, InvokeSuccess};
 pub use output::{DATA_NOTICE, ToolOutput};
-pub use policy::{PatternList, Policy, Refusal, Stated, TargetList, Via};
+pub use policy::{ConfirmRule, PatternList, Policy, Refusal, Stated, TargetList, Via};
 pub use structured::{ToolOutcome, ToolReport, output_schema, structured_content};
 pub use tools::Tools;
 pub use words::Audience;

@@ -1,6 +1,7 @@
 //! The operator's policy over calls: which operations the operator states are reads, which
-//! operations may or may not run, and on which targets. [`Tools`] checks it on every call, on the
-//! canonical target and the resolved operation, before anything is sent.
+//! operations may or may not run, on which targets, and which run only once a person accepts
+//! them. [`Tools`] checks it on every call, on the canonical target and the resolved
+//! operation, before anything is sent.
 
 use std::fmt::{self, Write};
 
@@ -20,6 +21,10 @@ use crate::output::failure;
 /// - in read-only mode, a pattern of `reads` matches it (through the `read` tool, always);
 /// - when `allow` has patterns, one of them matches it; when `allow_targets` has paths, one of
 ///   them is the target or one of its ancestors.
+///
+/// A call that may run is sent only after a person accepts it when a pattern of `confirm`
+/// matches its operation or a path of `confirm_targets` covers its target (either is enough:
+/// [`Policy::confirmation`]); a call the rules above refuse is never asked about.
 ///
 /// Patterns match the structured operation a call resolved to (a bare name is resolved first),
 /// and paths are compared segment by segment (`/a` covers `/a/b`, never `/ab`) with the
@@ -53,6 +58,8 @@ pub struct Policy {
     deny: Vec<Stated<OperationPattern>>,
     allow_targets: Vec<Stated<Path>>,
     deny_targets: Vec<Stated<Path>>,
+    confirm: Vec<Stated<OperationPattern>>,
+    confirm_targets: Vec<Stated<Path>>,
     /// Where read-only mode was asked for, when it was.
     read_only: Option<String>,
 }
@@ -76,6 +83,8 @@ pub enum PatternList {
     Allow,
     /// `deny`: operations that never run.
     Deny,
+    /// `confirm`: operations that run only after a person accepts the call.
+    Confirm,
 }
 
 /// The policy's lists of target paths, named as the policy file's keys.
@@ -86,6 +95,9 @@ pub enum TargetList {
     AllowTargets,
     /// `deny_targets`: Objects (with everything below them) that no call may target.
     DenyTargets,
+    /// `confirm_targets`: Objects (with everything below them) on which a call runs only after
+    /// a person accepts it.
+    ConfirmTargets,
 }
 
 /// The tool a call comes through.
@@ -141,6 +153,7 @@ impl Policy {
             PatternList::Reads => self.reads.push(stated),
             PatternList::Allow => self.allow.push(stated),
             PatternList::Deny => self.deny.push(stated),
+            PatternList::Confirm => self.confirm.push(stated),
         }
     }
 
@@ -153,6 +166,7 @@ impl Policy {
         match list {
             TargetList::AllowTargets => self.allow_targets.push(stated),
             TargetList::DenyTargets => self.deny_targets.push(stated),
+            TargetList::ConfirmTargets => self.confirm_targets.push(stated),
         }
     }
 
@@ -216,6 +230,107 @@ impl Policy {
         }
         Ok(())
     }
+}
+
+/// The rule that makes a call wait for a person's answer: what the question names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfirmRule {
+    /// A pattern of `confirm` matches the operation.
+    Operation(Stated<OperationPattern>),
+    /// A path of `confirm_targets` is the target or one of its ancestors.
+    Target(Stated<Path>),
+}
+
+impl fmt::Display for ConfirmRule {
+    /// The rule, as the operator stated it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Operation(pattern) => write!(
+                f,
+                "the confirm pattern {} ({})",
+                pattern.value, pattern.origin
+            ),
+            Self::Target(path) => write!(
+                f,
+                "the confirm_targets path {} ({})",
+                Quoted(path.value.as_str()),
+                path.origin
+            ),
+        }
+    }
+}
+
+impl Policy {
+    /// The rule that makes `operation` on `target` wait for a person to accept it, if any: the
+    /// first pattern of `confirm` that matches the operation, else the first path of
+    /// `confirm_targets` that covers the target. Asked only of a call [`Policy::check`] lets
+    /// run.
+    ///
+    /// ```
+    /// use wip_model::{InterfaceName, InterfaceReference, Path};
+    /// use wip_refs::{OperationRef, parse_operation_pattern};
+    /// use wip_tools::{PatternList, Policy, TargetList};
+    ///
+    /// let mut policy = Policy::default();
+    /// policy.add_pattern(PatternList::Confirm, parse_operation_pattern("/::issue.lifecycle#close")?, "--confirm");
+    /// policy.add_target(TargetList::ConfirmTargets, Path::new("/projects/prod")?, "--confirm-targets");
+    /// let lifecycle = InterfaceReference::new(Path::root(), InterfaceName::new("issue.lifecycle")?);
+    /// let close = OperationRef::new(lifecycle.clone(), "close");
+    /// let reopen = OperationRef::new(lifecycle, "reopen");
+    /// // Either rule is enough to ask.
+    /// assert!(policy.confirmation(&Path::new("/projects/wip/3")?, &close).is_some());
+    /// assert!(policy.confirmation(&Path::new("/projects/prod/3")?, &reopen).is_some());
+    /// assert!(policy.confirmation(&Path::new("/projects/wip/3")?, &reopen).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn confirmation(&self, target: &Path, operation: &OperationRef) -> Option<ConfirmRule> {
+        if let Some(pattern) = matches_any(&self.confirm, operation) {
+            return Some(ConfirmRule::Operation(pattern.clone()));
+        }
+        covers_any(&self.confirm_targets, target).map(|path| ConfirmRule::Target(path.clone()))
+    }
+
+    /// Whether any call at all may have to wait for a person's answer.
+    pub fn confirms_any(&self) -> bool {
+        !self.confirm.is_empty() || !self.confirm_targets.is_empty()
+    }
+
+    /// Whether every call of `operation`, whatever its target, waits for a person's answer: a
+    /// pattern of `confirm` matches it, or `confirm_targets` holds `/`.
+    pub fn confirms_operation(&self, operation: &OperationRef) -> bool {
+        self.confirms_every_target() || matches_any(&self.confirm, operation).is_some()
+    }
+
+    /// Whether every call through `via` waits for a person's answer: `confirm_targets` holds
+    /// `/`, or, for `read`, every pattern of `reads` is within a pattern of `confirm`.
+    pub fn confirms_every_call(&self, via: Via) -> bool {
+        if self.confirms_every_target() {
+            return true;
+        }
+        via == Via::Read
+            && !self.reads.is_empty()
+            && self.reads.iter().all(|read| {
+                self.confirm
+                    .iter()
+                    .any(|confirm| covers(&confirm.value, &read.value))
+            })
+    }
+
+    fn confirms_every_target(&self) -> bool {
+        self.confirm_targets
+            .iter()
+            .any(|stated| stated.value.is_root())
+    }
+}
+
+/// Whether every operation `inner` matches is matched by `outer` too.
+fn covers(outer: &OperationPattern, inner: &OperationPattern) -> bool {
+    outer.scope() == inner.scope()
+        && outer.name().is_none_or(|name| Some(name) == inner.name())
+        && outer
+            .operation()
+            .is_none_or(|operation| Some(operation) == inner.operation())
 }
 
 fn matches_any<'a>(

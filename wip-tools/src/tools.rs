@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::config::ToolsConfig;
+use crate::confirm::{Confirm, NoOneToAsk};
 use crate::cursors::{Cursors, Refused};
 use crate::deadline::Bounded;
 use crate::output::{ToolOutput, Writer, cap_text, input_error};
@@ -26,6 +27,8 @@ pub struct Tools<W> {
     /// Shared, so that a client's view of the tools costs no copy of the rules.
     pub(crate) policy: Arc<Policy>,
     cursors: Cursors,
+    /// Who a call the policy confirms is put to.
+    pub(crate) confirm: Arc<dyn Confirm>,
 }
 
 impl<W: Worldspace> Tools<W> {
@@ -41,6 +44,7 @@ impl<W: Worldspace> Tools<W> {
             config,
             policy: Arc::default(),
             cursors: Cursors::new(),
+            confirm: Arc::new(NoOneToAsk),
         }
     }
 
@@ -48,6 +52,14 @@ impl<W: Worldspace> Tools<W> {
     /// calls, which are invokes) is checked against before anything is sent.
     pub fn with_policy(mut self, policy: Policy) -> Self {
         self.policy = Arc::new(policy);
+        self
+    }
+
+    /// The same tools, putting each call that the policy's `confirm` or `confirm_targets` names
+    /// to `confirm` before it is sent (see [`Confirm`]). Without one, such a call is never sent:
+    /// no one can be asked. Cheap: make one per call when the asker depends on the request.
+    pub fn with_confirm(mut self, confirm: Arc<dyn Confirm>) -> Self {
+        self.confirm = confirm;
         self
     }
 
@@ -97,6 +109,7 @@ impl<W: Worldspace> Tools<W> {
             config: self.config,
             policy: Arc::clone(&self.policy),
             cursors: cursors.clone(),
+            confirm: Arc::clone(&self.confirm),
         }
     }
 
@@ -115,6 +128,7 @@ impl<W: Worldspace> Tools<W> {
             config,
             policy: Arc::clone(&self.policy),
             cursors: self.cursors.clone(),
+            confirm: Arc::clone(&self.confirm),
         }
     }
 

@@ -5,8 +5,8 @@
 //! "result": <the result as JSON>, "entries": [{"location": "items[0].owner", "path": P}],
 //! "target_changed": true | false | null}`.
 //!
-//! Exit codes: 2 when the target, operation or input is wrong or the operator's policy refuses
-//! the call (nothing was sent), 3 when the Host
+//! Exit codes: 2 when the target, operation or input is wrong, the operator's policy refuses
+//! the call, or it confirms the call and no one accepted it (nothing was sent), 3 when the Host
 //! refused the call or a retrieval before it, 4 when the call was sent and its outcome is unknown,
 //! 1 when the Host could not be reached.
 
@@ -67,7 +67,7 @@ pub(crate) fn failure(outcome: InvokeOutcome, text: &str) -> Failure {
     let account = account(text);
     match outcome {
         InvokeOutcome::Rejected { .. } => Failure::input(account),
-        InvokeOutcome::Refused(_) => Failure::refused(account),
+        InvokeOutcome::Refused(_) | InvokeOutcome::NotConfirmed(_) => Failure::refused(account),
         InvokeOutcome::Failed(error) => Failure::from_worldspace(error),
         InvokeOutcome::OutcomeUnknown { .. } => Failure::outcome_unknown(account),
         // An outcome added to wip-tools later: its text says what happened.

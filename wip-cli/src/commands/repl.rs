@@ -5,6 +5,9 @@
 //! Otherwise (a script piped in): lines are read plainly, each result is printed on stdout, and
 //! the first failing line stops the script with its exit code (2 input, 3 protocol error, 4
 //! outcome unknown, 1 transport), so nothing after a failure runs — as `sh -e` would.
+//!
+//! A call the policy confirms is asked about on the terminal before it is sent; piped in, no
+//! one can answer, so it fails its line (exit 2) unless `--yes` accepts it.
 
 use std::io::IsTerminal;
 

@@ -22,11 +22,12 @@ use tokio::task::JoinHandle;
 use wip_model::Path;
 use wip_tools::operations::OperationTool;
 use wip_tools::{
-    Cursors, RestStore, ToolOutput, ToolReport, ToolsConfig, output_schema, structured_content,
-    tool_definitions_for,
+    Confirm, Cursors, RestStore, ToolOutput, ToolReport, ToolsConfig, output_schema,
+    structured_content, tool_definitions_for,
 };
 
 use crate::connect::{CallScope, Connection};
+use crate::mcp::confirm::Confirmations;
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
 use crate::mcp::metrics::{CallWatch, Metrics};
@@ -66,6 +67,8 @@ pub(crate) struct WipServer {
     metrics: Option<Arc<Metrics>>,
     /// The principals that called a tool lately, counted in `metrics`.
     recent: Arc<Recent>,
+    /// How a call the policy confirms is put to the user.
+    confirmations: Arc<Confirmations>,
 }
 
 /// Where a server keeps what its principals are owed between requests.
@@ -138,12 +141,20 @@ impl WipServer {
             structured: None,
             metrics: None,
             recent: Arc::new(Recent::new(ToolsConfig::default().cursor_ttl)),
+            confirmations: Arc::default(),
         }
     }
 
     /// The same server, its tool calls counted in `metrics` when there are some.
     pub(crate) fn with_metrics(mut self, metrics: Option<Arc<Metrics>>) -> Self {
         self.metrics = metrics;
+        self
+    }
+
+    /// The same server, putting the calls the policy confirms to the user as `confirmations`
+    /// says.
+    pub(crate) fn with_confirmations(mut self, confirmations: Confirmations) -> Self {
+        self.confirmations = Arc::new(confirmations);
         self
     }
 
@@ -187,18 +198,19 @@ impl WipServer {
     }
 
     /// Starts the tool for `principal` in a task of its own, its requests counted and governed
-    /// by `scope`.
+    /// by `scope`, a call the policy confirms put to the user through `confirm`.
     fn start(
         &self,
         run: Run,
         arguments: Value,
         principal: &Principal,
         scope: &Arc<CallScope>,
+        confirm: Arc<dyn Confirm>,
     ) -> JoinHandle<ToolReport> {
         let connection = Arc::clone(&self.connection);
         let cursors = Cursors::in_store(Arc::clone(&self.rests), principal.name());
         tokio::spawn(Arc::clone(scope).run(async move {
-            let tools = connection.tools.for_session(&cursors);
+            let tools = connection.tools.for_session(&cursors).with_confirm(confirm);
             match run {
                 Run::Tool(name) => tools.call_tool_report(&name, &arguments).await,
                 Run::Operation(tool) => tools.call_operation_tool_report(&tool, &arguments).await,
@@ -304,6 +316,7 @@ impl ServerHandler for WipServer {
                 None,
             ));
         }
+        let asker = self.confirmations.for_call(&request, &context);
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let scope = CallScope::new();
@@ -325,7 +338,7 @@ impl ServerHandler for WipServer {
         if let Some(metrics) = &self.metrics {
             metrics.set_principals(self.recent.saw(&principal));
         }
-        let mut task = self.start(run, arguments.clone(), &principal, &scope);
+        let mut task = self.start(run, arguments.clone(), &principal, &scope, asker.clone());
         let total = (request.name == "discover").then_some(self.crawl_budget as f64);
         let progress = context.meta.get_progress_token().map(|token| Reporter {
             token,
@@ -361,6 +374,10 @@ impl ServerHandler for WipServer {
             },
             outcome: None,
         });
+        // A question put at 2026-07-28: the client answers it and repeats the call.
+        if let Some(asked) = asker.take_input_required() {
+            return Ok(asked.into());
+        }
         // What a discover crawled may hold interfaces the per-operation tools have not seen.
         if let Some(listing) = &self.operations
             && request.name == "discover"

@@ -13,9 +13,11 @@
 //! whichever session its requests come, or none. At
 //! initialize the client gets [`instructions`] on using the tools, with the root Object's
 //! description as Host data. With `--operations SCOPE` it also lists a typed tool for each
-//! distinct operation found under SCOPE ([`operations`]). With `--listen`, health checks and
-//! metrics are served beside the MCP endpoint ([`ops`]).
+//! distinct operation found under SCOPE ([`operations`]). A call the policy confirms is put to
+//! the user through the client's elicitation before it is sent ([`confirm`]). With `--listen`,
+//! health checks and metrics are served beside the MCP endpoint ([`ops`]).
 
+mod confirm;
 mod declare;
 mod gate;
 mod handler;
@@ -27,6 +29,7 @@ mod operations;
 mod ops;
 mod outcomes;
 mod principal;
+mod request_state;
 mod response;
 mod sessions;
 mod shared;
@@ -43,9 +46,11 @@ use wip_tools::{MemoryRests, ToolsConfig};
 use crate::cli::{GlobalOptions, McpOptions};
 use crate::connect::{Connection, Discovery, connect};
 use crate::failure::{Failure, Result};
+use crate::mcp::confirm::Confirmations;
 use crate::mcp::handler::{Kept, OperationsMode, WipServer};
 use crate::mcp::ops::Ops;
 use crate::mcp::outcomes::Outcomes;
+use crate::mcp::request_state::{LocalStates, StateKeeper};
 use crate::mcp::shared::{PostgresRests, PostgresSessions};
 use crate::store::Keep;
 
@@ -58,13 +63,26 @@ pub(crate) const KEPT_RESTS_BYTES: usize = 64 * 1024 * 1024;
 
 /// Serves the tools of the Host `global` names: on stdin/stdout, or as `options` say.
 pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<()> {
+    if global.policy.yes {
+        return Err(Failure::input(
+            "--yes does not apply to wip mcp: the user accepts each call the policy confirms \
+             through the MCP client; leave out the confirm rules to send such calls unasked",
+        ));
+    }
+    // A call the policy confirms may wait --confirm-timeout for the user's answer.
+    let answer = if crate::policy::load(&global.policy)?.confirms_any() {
+        global.policy.confirm_timeout().as_secs()
+    } else {
+        0
+    };
     // A session that expired while one of its tool calls ran would lose that call's outcome; a
     // call ends within its deadline and the few seconds a search's last answers are given.
-    let shortest_idle = global.tool_call_timeout().as_secs() + SESSION_IDLE_MARGIN_SECS;
+    let shortest_idle = global.tool_call_timeout().as_secs() + answer + SESSION_IDLE_MARGIN_SECS;
     if options.listen.is_some() && options.session_idle < shortest_idle {
         return Err(Failure::input(format!(
-            "--session-idle {} is shorter than a tool call can run ({shortest_idle} s: --timeout \
-             and {SESSION_IDLE_MARGIN_SECS} s); a session must outlive its tool calls",
+            "--session-idle {} is shorter than a tool call can run ({shortest_idle} s: --timeout, \
+             --confirm-timeout when the policy confirms calls, and {SESSION_IDLE_MARGIN_SECS} s); \
+             a session must outlive its tool calls",
             options.session_idle
         )));
     }
@@ -120,6 +138,8 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         },
         outcomes: Outcomes::new(database.clone()),
     };
+    let keeper = LocalStates::new().map(|states| Arc::new(states) as Arc<dyn StateKeeper>);
+    let confirmations = Confirmations::new(global.policy.confirm_timeout(), keeper);
     let server = WipServer::new(
         connection,
         config.crawl_budget,
@@ -128,7 +148,8 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         kept,
     )
     .with_structured(structured)
-    .with_metrics(ops.as_ref().map(Ops::metrics));
+    .with_metrics(ops.as_ref().map(Ops::metrics))
+    .with_confirmations(confirmations);
     match (listen, checked, ops) {
         (Some(listen), Some(checked), Some(ops)) => {
             let sessions = database

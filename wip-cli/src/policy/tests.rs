@@ -83,6 +83,42 @@ fn every_key_becomes_its_rule() {
 }
 
 #[test]
+fn confirm_and_confirm_targets_name_the_calls_a_person_accepts() {
+    let policy = parsed(
+        "confirm = ['/projects/wip::\"issue::lifecycle\"#close']\nconfirm_targets = [\"/projects/prod\"]\n",
+    );
+    let close = operation("/projects/wip", "issue::lifecycle", "close");
+    let read = operation("/", "issue.read", "read");
+    assert_eq!(
+        policy
+            .confirmation(&path("/projects/wip/3"), &close)
+            .map(|rule| rule.to_string()),
+        Some(
+            "the confirm pattern /projects/wip::\"issue::lifecycle\"#close (policy file line 1)"
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        policy
+            .confirmation(&path("/projects/prod/1"), &read)
+            .map(|rule| rule.to_string()),
+        Some("the confirm_targets path \"/projects/prod\" (policy file line 2)".to_owned())
+    );
+    assert_eq!(policy.confirmation(&path("/projects/wip/3"), &read), None);
+    // Confirming is not refusing: every call still may run.
+    assert_eq!(
+        policy.check(&path("/projects/wip/3"), &close, Via::Invoke),
+        Ok(())
+    );
+    check_error(
+        "confirm_targets = [\"projects\"]",
+        1,
+        20,
+        "confirm_targets: \"projects\" is not a canonical absolute path",
+    );
+}
+
+#[test]
 fn read_only_is_a_key_too() {
     let policy = parsed("reads = ['/::issue.read#*']\nread_only = true\n");
     assert!(policy.is_read_only());

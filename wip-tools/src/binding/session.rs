@@ -301,7 +301,9 @@ impl<'t, W: Worldspace> Session<'t, W> {
                 };
                 return Ok(at_location(Arc::new(data), Vec::new()));
             }
-            InvokeOutcome::Rejected { .. } | InvokeOutcome::Refused(_) => ErrorKind::Input,
+            InvokeOutcome::Rejected { .. }
+            | InvokeOutcome::Refused(_)
+            | InvokeOutcome::NotConfirmed(_) => ErrorKind::Input,
             InvokeOutcome::Failed(WorldspaceError::Protocol(_)) => ErrorKind::Protocol,
             InvokeOutcome::Failed(_) => ErrorKind::Transport,
             InvokeOutcome::OutcomeUnknown { .. } => ErrorKind::OutcomeUnknown,

@@ -99,9 +99,14 @@ impl OperationTools {
                 let made = match runs {
                     None => Err(LeftOut::Refused),
                     Some(_) if self.is_full() => Err(LeftOut::PastTheMaximum),
-                    Some(example) => {
-                        OperationTool::new(operation.clone(), descriptor, declaration, via, example)
-                    }
+                    Some(example) => OperationTool::new(
+                        operation.clone(),
+                        descriptor,
+                        declaration,
+                        via,
+                        example,
+                        policy.confirms_operation(&operation),
+                    ),
                 };
                 let made = made.and_then(|tool| match self.get(tool.name()) {
                     Some(other) => Err(LeftOut::NameTaken {

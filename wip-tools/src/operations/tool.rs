@@ -10,7 +10,7 @@ use wip_refs::OperationRef;
 
 use super::name::tool_name;
 use crate::arguments;
-use crate::definitions::{call_annotations, tool_json};
+use crate::definitions::{CONFIRMED, call_annotations, tool_json};
 use crate::policy::Via;
 use crate::schema::{Dialect, operation_schema};
 
@@ -100,13 +100,15 @@ impl fmt::Display for LeftOut {
 
 impl OperationTool {
     /// The tool of `declaration`, an operation of `descriptor` named `operation`, run through
-    /// `via`, described with `example`, an Object found exposing it.
+    /// `via`, described with `example`, an Object found exposing it, and as waiting for the
+    /// user's yes when every call of it is `confirmed`.
     pub(crate) fn new(
         operation: OperationRef,
         descriptor: &ValidDescriptor,
         declaration: &OperationDeclaration,
         via: Via,
         example: &Path,
+        confirmed: bool,
     ) -> Result<Self, LeftOut> {
         let parameters: Vec<&str> = declaration
             .parameters
@@ -156,7 +158,14 @@ impl OperationTool {
         let tool = Self {
             name: tool_name(&operation),
             title: operation.to_string(),
-            description: describe(&operation, declaration, via, example, &target_argument),
+            description: describe(
+                &operation,
+                declaration,
+                via,
+                example,
+                &target_argument,
+                confirmed,
+            ),
             input_schema: schema,
             via,
             operation,
@@ -305,14 +314,16 @@ fn quote_descriptions(schema: &mut Value) {
     }
 }
 
-/// The tool's description: what it runs and on what, that quoted text is Host data, and the
-/// Host's summary of the operation (its first [`SUMMARY_CHARS`] characters), quoted.
+/// The tool's description: what it runs and on what, whether every call waits for the user's
+/// yes, that quoted text is Host data, and the Host's summary of the operation (its first
+/// [`SUMMARY_CHARS`] characters), quoted.
 fn describe(
     operation: &OperationRef,
     declaration: &OperationDeclaration,
     via: Via,
     example: &Path,
     target: &str,
+    confirmed: bool,
 ) -> String {
     let mut text = format!(
         "Runs {operation} once on {target}, an entry exposing it such as {}, with the other \
@@ -321,6 +332,10 @@ fn describe(
     );
     if via == Via::Read {
         text.push_str(" The operator states it is a read.");
+    }
+    if confirmed {
+        text.push(' ');
+        text.push_str(CONFIRMED);
     }
     let summary = declaration
         .documentation

@@ -1,6 +1,6 @@
-//! The official Python MCP SDK for the tests: installed once into a virtualenv under
-//! `target/` (PyPI must be reachable the first time; later runs reuse it), and the scenarios of
-//! `tests/mcp_python/client.py` run with it.
+//! The official Python MCP SDK (`mcp` from PyPI) for the tests that run it against `wip mcp`:
+//! installed once into a virtualenv under `target/` (PyPI must be reachable the first time;
+//! later runs reuse it), and a script of this folder run with it.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::process::Command;
 
-type Error = Box<dyn std::error::Error>;
+use crate::common::Error;
 
 /// The SDK version the scenarios are written for.
 const SDK: &str = "mcp==2.3.0";
@@ -19,7 +19,7 @@ const SDK: &str = "mcp==2.3.0";
 const PATIENCE: Duration = Duration::from_secs(120);
 
 /// The virtualenv with the SDK, set up once per test run and reused across runs.
-pub(crate) fn python() -> &'static Path {
+fn python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let target = Path::new(env!("CARGO_BIN_EXE_wip"))
@@ -69,9 +69,12 @@ pub(crate) fn python() -> &'static Path {
     })
 }
 
-/// Runs the scenario `arguments` of client.py and returns its report.
-pub(crate) async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_python/client.py");
+/// Runs `script` of `tests/mcp_python/` with `arguments` and returns the JSON report it
+/// prints.
+pub(crate) async fn run(script: &str, arguments: &[&str]) -> Result<Value, Error> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/mcp_python")
+        .join(script);
     let run = Command::new(python())
         .arg(script)
         .args(arguments)
