@@ -18,6 +18,7 @@
 
 mod bound;
 mod codec;
+mod handle_rows;
 mod handles;
 mod lease;
 mod read;
@@ -39,7 +40,7 @@ use wip_client::{Kept, SpaceKey, SpaceStore, StoreError, StoreErrorKind, StorePo
 use wip_model::Path;
 
 use self::bound::Bound;
-pub use self::handles::{CallNote, RestQuota, RestRow, TakenRest};
+pub use self::handle_rows::{CallNote, RestQuota, RestRow, TakenRest};
 use crate::options::StoreOptions;
 
 /// Idle connections a handle keeps: one for saves, one for following, one for leases, with
