@@ -1,7 +1,9 @@
 //! Three replicas of `wip mcp --listen` on one PostgreSQL (`--store postgres://…`), behind a
 //! round-robin proxy of the tests' own that sends each request to the next replica: what one
-//! replica gives a principal is there on the others. The clients are the official Python MCP
-//! SDK (see `mcp_python.rs`, whose scenarios in `tests/mcp_python/client.py` these reuse).
+//! replica gives a principal is there on the others (cursors, cancelled calls' outcomes,
+//! 2025-11-25 sessions, the key and the answers of calls put to a person). The client is the
+//! official Python MCP SDK, running the scenarios of `tests/mcp_python/client.py` and
+//! `confirm.py`.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
@@ -21,7 +23,7 @@ use std::time::Duration;
 
 use common::{Error, TestResult, demo, listening};
 use postgres::TestPostgres;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio::process::Child;
 
 /// Runs the scenario `arguments` of client.py and returns its report.
@@ -116,5 +118,41 @@ async fn a_cancelled_invokes_outcome_is_told_by_another_replica() -> TestResult 
     let after = report["after"]["text"].as_str().unwrap_or_default();
     assert!(!after.contains("note:"), "told twice: {report}");
     assert_eq!(host.calls(), 1, "the call was sent again");
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_persons_answer_at_2026_07_28_is_taken_once_by_whichever_replica_it_reaches() -> TestResult
+{
+    let database = TestPostgres::start();
+    let url = database.create_database("wip");
+    let demo = demo().await?;
+    let add = r##"/::"issue comments"#add"##;
+    let replicas = replicas(&demo.endpoint(), &url, &["--confirm", add]).await?;
+    let urls: Vec<String> = replicas.iter().map(|(_, url)| url.clone()).collect();
+    let proxy = round_robin::start(&urls).await;
+    // The question on one replica; a tampered answer, the accept and its replay each on the
+    // next: the accept and the replay reach replicas other than the one that asked.
+    let spec = json!({
+        "scenario": "replay",
+        "server": {"url": proxy.url},
+        "tool": "invoke",
+        "arguments": {"target": "/projects/wip/1", "operation": add, "input": {"body": "once"}},
+    });
+    let report = sdk::run("confirm.py", &[&spec.to_string()]).await?;
+    assert_eq!(report["version"], "2026-07-28", "{report}");
+    let refused = |label: &str, why: &str| {
+        let text = report[label]["text"].as_str().unwrap_or_default();
+        assert_eq!(report[label]["is_error"], true, "{report}");
+        assert!(text.contains(why), "{label}: {text}");
+    };
+    refused("tampered", "was not sealed by this server, or was changed");
+    assert_eq!(report["accepted"]["is_error"], false, "{report}");
+    refused("replayed", "this requestState was answered before");
+    let sent = demo
+        .counters()
+        .operation("/", "issue comments", "add")
+        .requested;
+    assert_eq!(sent, 1, "the accepted call was sent once");
     Ok(())
 }

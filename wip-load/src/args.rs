@@ -1,5 +1,6 @@
 //! The run's settings, from the command line.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -54,5 +55,42 @@ impl Args {
             bail!("--tasks and --timeout-ms must be positive, --faults at most 100");
         }
         Ok(args)
+    }
+}
+
+/// How many replicas of `wip mcp` to run, and the `wip` binary they are.
+pub(crate) struct Replicas {
+    pub(crate) count: usize,
+    pub(crate) wip: PathBuf,
+}
+
+/// `--replicas N --wip PATH` taken out of `words`: the other words, and the replicas, when
+/// both are given.
+pub(crate) fn replicas(
+    words: impl Iterator<Item = String>,
+) -> Result<(Vec<String>, Option<Replicas>)> {
+    let mut rest = Vec::new();
+    let (mut count, mut wip) = (None, None);
+    let mut words = words;
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--replicas" => {
+                let value = words.next().context("--replicas needs a value")?;
+                let parsed: usize = value
+                    .parse()
+                    .with_context(|| format!("--replicas takes a whole number, not {value:?}"))?;
+                if parsed == 0 {
+                    bail!("--replicas must be positive");
+                }
+                count = Some(parsed);
+            }
+            "--wip" => wip = Some(PathBuf::from(words.next().context("--wip needs a path")?)),
+            _ => rest.push(word),
+        }
+    }
+    match (count, wip) {
+        (Some(count), Some(wip)) => Ok((rest, Some(Replicas { count, wip }))),
+        (None, None) => Ok((rest, None)),
+        _ => bail!("--replicas N and --wip PATH go together"),
     }
 }

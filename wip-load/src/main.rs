@@ -12,9 +12,12 @@
 //! rule is broken.
 //!
 //! `wip-load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`
+//!
+//! With `--replicas N --wip PATH`, the invokes go through `wip mcp` instead: see `replicas.rs`.
 
 mod args;
 mod proxy;
+mod replicas;
 mod tally;
 mod token;
 
@@ -46,12 +49,16 @@ const SETTLE_LIMIT: Duration = Duration::from_secs(15);
 const MAX_REQUESTS_PER_CONNECTION: u64 = 16;
 
 fn main() -> Result<ExitCode> {
-    let args = Args::parse(std::env::args().skip(1))?;
+    let (words, replicas) = args::replicas(std::env::args().skip(1))?;
+    let args = Args::parse(words.into_iter())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("starting the tokio runtime")?;
-    let held = runtime.block_on(run(args))?;
+    let held = match replicas {
+        Some(replicas) => runtime.block_on(replicas::run(args, replicas.count, &replicas.wip))?,
+        None => runtime.block_on(run(args))?,
+    };
     Ok(if held {
         ExitCode::SUCCESS
     } else {

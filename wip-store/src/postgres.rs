@@ -21,6 +21,7 @@ mod codec;
 mod handle_rows;
 mod handles;
 mod lease;
+mod once;
 mod read;
 mod save;
 mod schema;

@@ -215,3 +215,16 @@ async fn a_session_is_taken_over_through_another_handle_until_deleted_or_expired
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(other.load_session("s-3", hour).await.unwrap(), None);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_handle_gets_the_secret_the_first_kept_and_an_answer_counts_once() {
+    let (_server, one, other) = two_handles().await;
+    let first = one.shared_secret("key", &[1; 32]).await.unwrap();
+    let second = other.shared_secret("key", &[2; 32]).await.unwrap();
+    assert_eq!(first, [1; 32]);
+    assert_eq!(second, first);
+    let expires = std::time::SystemTime::now() + Duration::from_secs(120);
+    assert!(one.answer_once(&[7; 16], expires).await.unwrap());
+    assert!(!other.answer_once(&[7; 16], expires).await.unwrap());
+    assert!(other.answer_once(&[8; 16], expires).await.unwrap());
+}

@@ -30,6 +30,7 @@ use serde_json::Value;
 use wip_refs::Quoted;
 use wip_tools::{Confirm, Confirmation, PendingCall};
 
+use crate::mcp::principal::Principal;
 use crate::mcp::request_state::{LocalStates, StateKeeper, Unopened, asked_digest, open, seal};
 
 /// The key of the one question in an `input_required` result.
@@ -58,6 +59,7 @@ impl Confirmations {
         self: &Arc<Self>,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
+        principal: &Principal,
     ) -> Arc<CallConfirm> {
         let modern = context
             .protocol_version()
@@ -85,6 +87,7 @@ impl Confirmations {
         Arc::new(CallConfirm {
             confirmations: Arc::clone(self),
             tool: request.name.to_string(),
+            principal: principal.clone(),
             way,
             asked: Mutex::default(),
         })
@@ -104,6 +107,9 @@ pub(crate) struct CallConfirm {
     confirmations: Arc<Confirmations>,
     /// The tool the call came through, which a 2026-07-28 state is bound to.
     tool: String,
+    /// Whom the call acts for, which a 2026-07-28 state is bound to as well: another
+    /// principal's retry cannot carry its answer.
+    principal: Principal,
     way: Way,
     /// The `input_required` result of a question put at 2026-07-28, for the tool call's answer.
     asked: Mutex<Option<InputRequiredResult>>,
@@ -242,13 +248,14 @@ impl Confirm for CallConfirm {
                 answer,
                 ..
             } => {
-                let asked = asked_digest(&self.tool, &shown);
+                let asked = asked_digest(self.principal.name(), &self.tool, &shown);
                 self.answer_in_retry(state, answer.as_ref(), asked).await
             }
             Way::Retry { forms: false, .. } => not_declared(),
-            Way::Retry { state: None, .. } => {
-                self.ask_in_result(message, asked_digest(&self.tool, &shown))
-            }
+            Way::Retry { state: None, .. } => self.ask_in_result(
+                message,
+                asked_digest(self.principal.name(), &self.tool, &shown),
+            ),
         }
     }
 }

@@ -316,7 +316,8 @@ impl ServerHandler for WipServer {
                 None,
             ));
         }
-        let asker = self.confirmations.for_call(&request, &context);
+        let principal = self.principal_of(&context);
+        let asker = self.confirmations.for_call(&request, &context, &principal);
         // Missing arguments are an empty object: call_tool then says what is missing.
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let scope = CallScope::new();
@@ -334,7 +335,6 @@ impl ServerHandler for WipServer {
             Some(tool) => Run::Operation(Box::new(tool)),
             None => Run::Tool(request.name.to_string()),
         };
-        let principal = self.principal_of(&context);
         if let Some(metrics) = &self.metrics {
             metrics.set_principals(self.recent.saw(&principal));
         }

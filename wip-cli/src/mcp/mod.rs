@@ -50,7 +50,6 @@ use crate::mcp::confirm::Confirmations;
 use crate::mcp::handler::{Kept, OperationsMode, WipServer};
 use crate::mcp::ops::Ops;
 use crate::mcp::outcomes::Outcomes;
-use crate::mcp::request_state::{LocalStates, StateKeeper};
 use crate::mcp::shared::{PostgresRests, PostgresSessions};
 use crate::store::Keep;
 
@@ -138,7 +137,11 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
         },
         outcomes: Outcomes::new(database.clone()),
     };
-    let keeper = LocalStates::new().map(|states| Arc::new(states) as Arc<dyn StateKeeper>);
+    let keeper = if connection.tools.policy().confirms_any() {
+        shared::state_keeper(database.as_ref(), global.tool_call_timeout()).await
+    } else {
+        None
+    };
     let confirmations = Confirmations::new(global.policy.confirm_timeout(), keeper);
     let server = WipServer::new(
         connection,

@@ -3,14 +3,15 @@
 //! the record that makes each question answerable once.
 //!
 //! A state is `wip1.` PAYLOAD `.` TAG, both base64url: the payload is JSON with the state's id
-//! (128 random bits), when it expires, and the SHA-256 of what was asked (the tool, and the
-//! call as the person was shown it); the tag is HMAC-SHA256 over the payload with the key of
+//! (128 random bits), when it expires, and the SHA-256 of what was asked (the principal the
+//! call acts for, the tool, and the call as the person was shown it); the tag is HMAC-SHA256 over the payload with the key of
 //! [`StateKeeper::key`]. The client holds the state and sends it back unchanged; a state with
 //! another tag, for another call, past its expiry or answered already is refused, and the call
 //! is not sent.
 //!
 //! The key and the record of answered states are behind [`StateKeeper`], so that replicas can
-//! share them; [`LocalStates`] keeps both in this process, for one server.
+//! share them; [`LocalStates`] keeps both in this process, for one server, and
+//! `PostgresStates` (in `shared.rs`) in the database that `--store` names.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -121,10 +122,12 @@ pub(crate) enum Unopened {
     Expired,
 }
 
-/// The digest a state binds: the tool called and the call as the person was shown it, so a
-/// state answers for that call alone.
-pub(crate) fn asked_digest(tool: &str, shown: &str) -> [u8; 32] {
+/// The digest a state binds: the principal the call acts for, the tool called and the call as
+/// the person was shown it, so a state answers for that call of that principal alone.
+pub(crate) fn asked_digest(principal: &str, tool: &str, shown: &str) -> [u8; 32] {
     let mut context = ring::digest::Context::new(&ring::digest::SHA256);
+    context.update(principal.as_bytes());
+    context.update(&[0]);
     context.update(tool.as_bytes());
     context.update(&[0]);
     context.update(shown.as_bytes());
@@ -222,10 +225,10 @@ mod tests {
     #[test]
     fn a_sealed_state_opens_for_its_question_alone() {
         let key = key();
-        let asked = asked_digest("invoke", "target: \"/a\"");
+        let asked = asked_digest("listener", "invoke", "target: \"/a\"");
         let (state, sealed) = seal(&key, asked, Duration::from_secs(60)).expect("sealed");
         assert_eq!(open(&key, &state, asked), Ok(sealed));
-        let other = asked_digest("invoke", "target: \"/b\"");
+        let other = asked_digest("listener", "invoke", "target: \"/b\"");
         assert_eq!(open(&key, &state, other), Err(Unopened::OtherCall));
         // Another server's key, or any changed character, is a forgery.
         assert_eq!(open(&self::key(), &state, asked), Err(Unopened::Forged));
@@ -247,7 +250,7 @@ mod tests {
     #[test]
     fn a_state_past_its_expiry_is_refused() {
         let key = key();
-        let asked = asked_digest("invoke", "x");
+        let asked = asked_digest("listener", "invoke", "x");
         let (state, _) = seal(&key, asked, Duration::ZERO).expect("sealed");
         assert_eq!(open(&key, &state, asked), Err(Unopened::Expired));
     }

@@ -1,21 +1,26 @@
 //! What `wip mcp` keeps for its principals in PostgreSQL when `--store` names a database, so
 //! that replicas on that database serve any request: the rests of cut results
 //! ([`PostgresRests`]), the outcomes of cancelled calls (used by
-//! [`Outcomes`](super::outcomes::Outcomes)) and 2025-11-25 sessions ([`PostgresSessions`]).
-//! Without such a store, all of them stay in the process.
+//! [`Outcomes`](super::outcomes::Outcomes)), 2025-11-25 sessions ([`PostgresSessions`]), and
+//! the key and answered questions of calls put to a person ([`PostgresStates`]). Without such
+//! a store, all of them stay in the process.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use async_trait::async_trait;
+use ring::hmac;
+use ring::rand::{SecureRandom, SystemRandom};
 use rmcp::transport::streamable_http_server::session::store::{
     SessionState, SessionStore, SessionStoreError,
 };
+use wip_client::{StoreError, StoreErrorKind};
 use wip_store::{PostgresStore, RestQuota, RestRow, StoreLocation, StoreOptions, TakenRest};
 use wip_tools::{NotKept, Refused, Rest, RestLimits, RestStore};
 
 use crate::cli::GlobalOptions;
 use crate::failure::{Failure, Result};
+use crate::mcp::request_state::{LocalStates, StateId, StateKeeper};
 
 /// The database `--store` names, if it names one: a handle of its own, which connects on its
 /// first use (a database down at start is tried again at each use).
@@ -115,4 +120,76 @@ impl SessionStore for PostgresSessions {
     async fn delete(&self, session_id: &str) -> Result<(), SessionStoreError> {
         Ok(self.0.delete_session(session_id).await?)
     }
+}
+
+/// The name of the key replicas seal `requestState`s with, in the database.
+const STATE_KEY: &str = "wip mcp requestState HMAC-SHA256 v1";
+
+/// The key and the record of answered questions in PostgreSQL, so that the retry carrying a
+/// person's answer may reach any replica, and is taken once across all of them.
+pub(crate) struct PostgresStates {
+    database: Arc<PostgresStore>,
+    key: hmac::Key,
+}
+
+impl PostgresStates {
+    /// The key the replicas on `database` share (drawn here when none is kept yet).
+    pub(crate) async fn connect(database: Arc<PostgresStore>) -> Result<Self, StoreError> {
+        let mut fresh = [0_u8; 32];
+        SystemRandom::new().fill(&mut fresh).map_err(|_| {
+            StoreError::new(
+                StoreErrorKind::Unavailable,
+                "the system gave no random bytes for a key",
+            )
+        })?;
+        let secret = database.shared_secret(STATE_KEY, &fresh).await?;
+        if secret.len() < 32 {
+            return Err(StoreError::new(
+                StoreErrorKind::Unavailable,
+                "the requestState key kept in the database is shorter than 256 bits",
+            ));
+        }
+        Ok(Self {
+            database,
+            key: hmac::Key::new(hmac::HMAC_SHA256, &secret),
+        })
+    }
+}
+
+#[async_trait]
+impl StateKeeper for PostgresStates {
+    fn key(&self) -> &hmac::Key {
+        &self.key
+    }
+
+    async fn answer(&self, id: StateId, expires: SystemTime) -> Result<bool, String> {
+        self.database
+            .answer_once(&id, expires)
+            .await
+            .map_err(|error| error.to_string())
+    }
+}
+
+/// The keeper of `requestState`s: shared through `database` when there is one and it answers
+/// within `deadline`, else this process's own (a retry reaching another replica is then
+/// refused, nothing sent); `None` when the system gives no random bytes.
+pub(crate) async fn state_keeper(
+    database: Option<&Arc<PostgresStore>>,
+    deadline: Duration,
+) -> Option<Arc<dyn StateKeeper>> {
+    if let Some(database) = database {
+        match tokio::time::timeout(deadline, PostgresStates::connect(Arc::clone(database))).await {
+            Ok(Ok(states)) => return Some(Arc::new(states)),
+            Ok(Err(error)) => tracing::warn!(
+                target: "wip_store",
+                %error,
+                "the requestState key is this process's own: a person's answer must reach this replica"
+            ),
+            Err(_) => tracing::warn!(
+                target: "wip_store",
+                "the database gave no requestState key in time: a person's answer must reach this replica"
+            ),
+        }
+    }
+    LocalStates::new().map(|states| Arc::new(states) as Arc<dyn StateKeeper>)
 }

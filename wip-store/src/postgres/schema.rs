@@ -59,6 +59,16 @@
 //!   (primary key), `state bytea` (what the session's `initialize` gave, as JSON),
 //!   `expires_at timestamptz`; index `wip_sessions_expiry`.
 //!
+//! # Schema (version 3)
+//!
+//! What replicas of `wip mcp` agree on when they put a call to a person (`postgres/once.rs`).
+//!
+//! - `wip_secrets`: `name text` (primary key), `secret bytea`: a key drawn by the first replica
+//!   that needed it, read by the others.
+//! - `wip_answered`: `id bytea` (primary key), `expires_at timestamptz`: the questions already
+//!   answered, each kept until no answer to it can be opened any more; index
+//!   `wip_answered_expiry`.
+//!
 //! The tables carry no foreign keys: every write goes through a save that holds its space's
 //! row, and a per-row check would cost more than the bulk writes themselves.
 
@@ -143,6 +153,16 @@ const MIGRATIONS: &[&str] = &[
         expires_at timestamptz NOT NULL
     );
     CREATE INDEX wip_sessions_expiry ON wip_sessions (expires_at);",
+    // Version 3.
+    "CREATE TABLE wip_secrets (
+        name text PRIMARY KEY,
+        secret bytea NOT NULL
+    );
+    CREATE TABLE wip_answered (
+        id bytea PRIMARY KEY,
+        expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX wip_answered_expiry ON wip_answered (expires_at);",
 ];
 
 /// The advisory lock that migrations hold: any constant other programs are unlikely to use
