@@ -62,15 +62,17 @@ impl Args {
 pub(crate) struct Replicas {
     pub(crate) count: usize,
     pub(crate) wip: PathBuf,
+    /// Whether one replica is killed and restarted midway (`--no-kill` leaves them be).
+    pub(crate) kill: bool,
 }
 
-/// `--replicas N --wip PATH` taken out of `words`: the other words, and the replicas, when
+/// `--replicas N --wip PATH [--no-kill]` taken out of `words`: the other words, and the replicas, when
 /// both are given.
 pub(crate) fn replicas(
     words: impl Iterator<Item = String>,
 ) -> Result<(Vec<String>, Option<Replicas>)> {
     let mut rest = Vec::new();
-    let (mut count, mut wip) = (None, None);
+    let (mut count, mut wip, mut kill) = (None, None, true);
     let mut words = words;
     while let Some(word) = words.next() {
         match word.as_str() {
@@ -85,11 +87,12 @@ pub(crate) fn replicas(
                 count = Some(parsed);
             }
             "--wip" => wip = Some(PathBuf::from(words.next().context("--wip needs a path")?)),
+            "--no-kill" => kill = false,
             _ => rest.push(word),
         }
     }
     match (count, wip) {
-        (Some(count), Some(wip)) => Ok((rest, Some(Replicas { count, wip }))),
+        (Some(count), Some(wip)) => Ok((rest, Some(Replicas { count, wip, kill }))),
         (None, None) => Ok((rest, None)),
         _ => bail!("--replicas N and --wip PATH go together"),
     }

@@ -13,7 +13,8 @@
 //!
 //! `wip-load [--invokes N] [--tasks N] [--faults PERCENT] [--seed N] [--timeout-ms N]`
 //!
-//! With `--replicas N --wip PATH`, the invokes go through `wip mcp` instead: see `replicas.rs`.
+//! With `--replicas N --wip PATH [--no-kill]`, the invokes go through `wip mcp` instead: see
+//! `replicas.rs`.
 
 mod args;
 mod proxy;
@@ -56,7 +57,7 @@ fn main() -> Result<ExitCode> {
         .build()
         .context("starting the tokio runtime")?;
     let held = match replicas {
-        Some(replicas) => runtime.block_on(replicas::run(args, replicas.count, &replicas.wip))?,
+        Some(replicas) => runtime.block_on(replicas::run(args, &replicas))?,
         None => runtime.block_on(run(args))?,
     };
     Ok(if held {

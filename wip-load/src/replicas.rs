@@ -2,8 +2,9 @@
 //! 2026-07-28 sends them (each `tools/call` a request of its own), through a round-robin proxy
 //! that sends each request to the next of N replicas of `wip mcp --listen`. With N > 1 the
 //! replicas share a PostgreSQL of this run's own (`--store postgres://…`); with N = 1 the one
-//! replica keeps everything in its process, the baseline. Midway, one replica (the second; the
-//! only one when N = 1) is killed and started again on its address.
+//! replica keeps everything in its process, the baseline. With N > 1 (unless `--no-kill`),
+//! after a third of the invokes one replica (the second) is killed and started again on its
+//! address.
 //!
 //! The rules: every invoke is answered or reported as an unknown outcome (a request whose
 //! answer did not come, or the tool's own "outcome unknown"); a success landed on the demo
@@ -32,12 +33,13 @@ use tokio::process::{Child, Command};
 use tokio::sync::Mutex;
 use wip_demo::DemoOptions;
 
-use crate::args::Args;
+use crate::args::{Args, Replicas};
 use crate::token::{invoke_of, token};
 use mcp::Answer;
 
-/// How many cursors are minted before the kill and read after it.
-const CURSORS: usize = 24;
+/// How many cursors are minted before the kill and read after it: within the 16 rests one
+/// principal keeps (every request here acts for the listener).
+const CURSORS: usize = 12;
 
 /// The output budget the replicas cut results at, so an inspect gives a cursor.
 const BUDGET: &str = "500";
@@ -49,7 +51,12 @@ struct Replica {
 }
 
 /// Runs the load against `replicas` replicas of the `wip` at `wip`; true when every rule held.
-pub(crate) async fn run(args: Args, replicas: usize, wip: &Path) -> Result<bool> {
+pub(crate) async fn run(args: Args, replicas: &Replicas) -> Result<bool> {
+    let Replicas {
+        count: replicas,
+        ref wip,
+        kill,
+    } = *replicas;
     let demo = wip_demo::serve(
         "127.0.0.1:0".parse()?,
         DemoOptions {
@@ -78,7 +85,10 @@ pub(crate) async fn run(args: Args, replicas: usize, wip: &Path) -> Result<bool>
     let proxy_addr = proxy.url["http://".len()..proxy.url.len() - "/mcp".len()].to_owned();
 
     let cursors = mint_cursors(&proxy_addr).await?;
-    let killed = Arc::new(Mutex::new(running.remove(replicas.min(2) - 1)));
+    // One replica has none to take over while it is down: it is the baseline, left running.
+    let killed = Arc::new(Mutex::new(
+        (kill && replicas > 1).then(|| running.remove(1)),
+    ));
     let done = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
     let killer = {
@@ -89,10 +99,12 @@ pub(crate) async fn run(args: Args, replicas: usize, wip: &Path) -> Result<bool>
             while done.load(Ordering::SeqCst) < third {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            let mut replica = killed.lock().await;
-            replica.child.kill().await.context("killing a replica")?;
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            *replica = restart(replica.addr.clone()).await?;
+            let mut killed = killed.lock().await;
+            if let Some(replica) = killed.as_mut() {
+                replica.child.kill().await.context("killing a replica")?;
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                *replica = restart(replica.addr.clone()).await?;
+            }
             anyhow::Ok(())
         }
     };
@@ -112,14 +124,17 @@ pub(crate) async fn run(args: Args, replicas: usize, wip: &Path) -> Result<bool>
             }
         }
     }
-    let held = report(&answers, &landed, elapsed, replicas, args);
+    let held = report(&answers, &landed, elapsed, replicas, kill, args);
     println!("cursors minted before the kill and read after it: {cursors_read} of {CURSORS}");
     for replica in &mut running {
         let _ = replica.child.kill().await;
     }
-    let _ = killed.lock().await.child.kill().await;
+    if let Some(replica) = killed.lock().await.as_mut() {
+        let _ = replica.child.kill().await;
+    }
     demo.shutdown().await;
-    Ok(held && cursors_read == CURSORS)
+    // One replica's cursors live and die with it; replicas on PostgreSQL lose none.
+    Ok(held && (replicas == 1 || cursors_read == CURSORS))
 }
 
 /// Starts `wip mcp --listen ADDR` for the Host at `endpoint` on `store`; waits for its address.
@@ -242,10 +257,12 @@ fn report(
     landed: &[u32],
     elapsed: Duration,
     replicas: usize,
+    killed: bool,
     args: Args,
 ) -> bool {
     let (mut success, mut refused, mut unknown) = (0, 0, 0);
     let mut lost = std::collections::BTreeMap::new();
+    let mut errors = std::collections::BTreeMap::new();
     let mut broken = Vec::new();
     for timed in answers {
         let count = landed[timed.invoke];
@@ -267,8 +284,19 @@ fn report(
                     .then_some(())
                     .ok_or("an unknown outcome that landed twice")
             }
-            Answer::Result { is_error: true, .. } => {
+            Answer::Result {
+                is_error: true,
+                text,
+            } => {
                 refused += 1;
+                // By the Host's error code when there is one, so issues do not split the count.
+                let line = text
+                    .lines()
+                    .find(|line| line.starts_with("error"))
+                    .unwrap_or("");
+                let kind = line.rsplit_once(" failed: ").map_or(line, |(_, why)| why);
+                let kind: String = kind.chars().take(120).collect();
+                *errors.entry(kind).or_insert(0_usize) += 1;
                 (count == 0).then_some(()).ok_or("an error that landed")
             }
             Answer::Lost(reason) => {
@@ -296,14 +324,13 @@ fn report(
     };
     println!(
         "load: {} invokes of issue comments#add from {} tasks through `wip mcp` at 2026-07-28, \
-         {replicas} replica(s) behind a round-robin proxy ({}), one killed and restarted after a \
-         third",
+         {replicas} replica(s) behind a round-robin proxy ({})",
         args.invokes,
         args.tasks,
-        if replicas > 1 {
-            "PostgreSQL"
-        } else {
-            "in-process store"
+        match (replicas > 1, killed) {
+            (true, true) => "PostgreSQL; one replica killed and restarted after a third",
+            (true, false) => "PostgreSQL; none killed",
+            (false, _) => "in-process store; none killed",
         },
     );
     println!(
@@ -317,6 +344,9 @@ fn report(
         at(0.50),
         at(0.99)
     );
+    for (error, count) in &errors {
+        println!("errors ({count}): {error}");
+    }
     for (reason, count) in &lost {
         println!("answers lost ({count}): {reason}");
     }

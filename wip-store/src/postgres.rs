@@ -1,8 +1,9 @@
 //! The PostgreSQL backend: Discoverable Spaces that replicas of `wip mcp` share through one
 //! database. The tables are described in `postgres/schema.rs`.
 //!
-//! A handle keeps a few idle connections. A call takes one, or opens one (connect, session
-//! limits, migrations), and gives it back only when its work succeeded: a connection whose
+//! A handle holds at most [`MAX_OPEN`] connections, and keeps those it opened. A call takes an
+//! idle one, or opens one (connect, session limits, migrations), or waits for one to be given
+//! back, and gives it back only when its work succeeded: a connection whose
 //! work failed, ran past the timeout or was dropped midway is closed, PostgreSQL rolls back
 //! what it had begun, and the next call opens a fresh one. That is also how a handle comes
 //! back after the database restarts.
@@ -30,10 +31,12 @@ mod schema;
 mod differential;
 
 use std::fmt;
-use std::sync::{Mutex, PoisonError};
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_postgres::config::{Host, SslMode};
 use tokio_postgres::{Client, Config, NoTls};
 use wip_client::space::SpaceChanges;
@@ -44,9 +47,11 @@ use self::bound::Bound;
 pub use self::handle_rows::{CallNote, RestQuota, RestRow, TakenRest};
 use crate::options::StoreOptions;
 
-/// Idle connections a handle keeps: one for saves, one for following, one for leases, with
-/// room to spare. More are opened while calls overlap, and closed after.
-const MAX_IDLE: usize = 4;
+/// The most connections a handle holds open at once, all of them kept once opened: calls past
+/// it wait for one (within the timeout) rather than open more, so a burst of calls never
+/// costs a burst of connection starts, and replicas stay well within the database's own limit
+/// (100 connections by default: a few handles per replica, a few replicas).
+const MAX_OPEN: usize = 8;
 
 /// Discoverable Spaces kept in PostgreSQL, shared by every handle on the same database.
 ///
@@ -67,6 +72,29 @@ pub struct PostgresStore {
     /// Where the database is, for `Debug`: user, hosts and database, no password.
     database: String,
     idle: Mutex<Vec<Client>>,
+    /// One permit per connection open or being opened.
+    open: Arc<Semaphore>,
+}
+
+/// A connection taken from a handle, with its place among the handle's open ones: dropped
+/// without being given back, the connection closes and its place is free.
+struct Held {
+    client: Client,
+    _place: OwnedSemaphorePermit,
+}
+
+impl Deref for Held {
+    type Target = Client;
+
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl DerefMut for Held {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
 }
 
 impl PostgresStore {
@@ -78,8 +106,8 @@ impl PostgresStore {
     /// [`StoreErrorKind::Unavailable`].
     pub async fn connect(url: &str, options: StoreOptions) -> Result<Self, StoreError> {
         let store = Self::new(url, options)?;
-        let client = store.open().await?;
-        store.give_back(client);
+        let held = store.take().await?;
+        store.give_back(held);
         Ok(store)
     }
 
@@ -117,6 +145,7 @@ impl PostgresStore {
             bound: Bound::new(options.timeout),
             holder: crate::holder::holder_name(),
             idle: Mutex::new(Vec::new()),
+            open: Arc::new(Semaphore::new(MAX_OPEN)),
         })
     }
 
@@ -140,8 +169,17 @@ impl PostgresStore {
         Ok(client)
     }
 
-    /// An open connection: an idle one, else a new one.
-    async fn take(&self) -> Result<Client, StoreError> {
+    /// An open connection: an idle one, else a new one, once fewer than [`MAX_OPEN`] are held.
+    async fn take(&self) -> Result<Held, StoreError> {
+        let waited =
+            tokio::time::timeout(self.bound.timeout(), Arc::clone(&self.open).acquire_owned())
+                .await;
+        let Ok(Ok(place)) = waited else {
+            return Err(self.bound.failed(&format_args!(
+                "all {MAX_OPEN} connections stayed busy for {:?}",
+                self.bound.timeout()
+            )));
+        };
         loop {
             let idle = self
                 .idle
@@ -149,17 +187,30 @@ impl PostgresStore {
                 .unwrap_or_else(PoisonError::into_inner)
                 .pop();
             match idle {
-                Some(client) if !client.is_closed() => return Ok(client),
+                Some(client) if !client.is_closed() => {
+                    return Ok(Held {
+                        client,
+                        _place: place,
+                    });
+                }
                 Some(_) => continue,
-                None => return self.open().await,
+                None => {
+                    return Ok(Held {
+                        client: self.open().await?,
+                        _place: place,
+                    });
+                }
             }
         }
     }
 
-    fn give_back(&self, client: Client) {
-        let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
-        if idle.len() < MAX_IDLE && !client.is_closed() {
-            idle.push(client);
+    fn give_back(&self, held: Held) {
+        let Held { client, _place } = held;
+        if !client.is_closed() {
+            self.idle
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(client);
         }
     }
 }
