@@ -92,12 +92,16 @@ fn ci() -> Result<()> {
 
 /// Programs the tests run as real peers, each as a command that works once it is installed and
 /// the Debian package that installs it: tmux for the terminal tests, python3 for the PTC
-/// projection's, and python3's `venv` for the tests that install the Python MCP SDK into a
-/// virtualenv (Debian ships it apart from python3).
-const TEST_PEERS: [(&[&str], &str); 3] = [
+/// projection's, python3's `venv` for the tests that install the Python MCP SDK into a
+/// virtualenv (Debian ships it apart from python3), and node with npm for those that install
+/// the TypeScript MCP SDK (which needs Node.js 20: Debian 13's, or NodeSource's, whose nodejs
+/// package brings npm).
+const TEST_PEERS: [(&[&str], &str); 5] = [
     (&["tmux", "-V"], "tmux"),
     (&["python3", "-V"], "python3"),
     (&["python3", "-m", "venv", "--help"], "python3-venv"),
+    (&["node", "--version"], "nodejs"),
+    (&["npm", "--version"], "npm"),
 ];
 
 /// Installs the test peers that are missing from Debian's packages (with sudo unless root), so a

@@ -1,0 +1,108 @@
+//! `wip mcp` against the official TypeScript MCP SDK (`@modelcontextprotocol/client` from npm)
+//! at both of its version negotiations: a cut result read to its end over Streamable HTTP by
+//! its principal only, whichever of its sessions asks, and over stdio. The SDK is installed by
+//! `mcp_node/sdk.rs`; the scenarios are in `tests/mcp_node/client.mjs`.
+
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_real/common.rs"]
+mod common;
+#[path = "mcp_node/sdk.rs"]
+mod sdk;
+
+use common::{TestResult, demo, listening};
+use serde_json::Value;
+
+/// The SDK's negotiations, the version each speaks with `wip mcp` and whether it has a session
+/// over HTTP: its default, `legacy`, opens one with `initialize`; `auto` finds 2026-07-28 by
+/// `server/discover` and needs none.
+const MODES: [(&str, &str, bool); 2] = [
+    ("legacy", "2025-11-25", true),
+    ("auto", "2026-07-28", false),
+];
+
+/// The pages of one inspect read to their end: each one a result, every one after the first
+/// a continuation, the last without a cursor.
+fn check_pages(pages: &Value, report: &Value) {
+    let pages = pages.as_array().cloned().unwrap_or_default();
+    assert!(pages.len() >= 2, "not cut: {report}");
+    for (index, page) in pages.iter().enumerate() {
+        let text = page["text"].as_str().unwrap_or_default();
+        assert_eq!(page["is_error"], false, "page {index}: {text}");
+        assert_eq!(
+            index > 0,
+            text.contains("\n(continued)\n"),
+            "page {index}: {text}"
+        );
+        let last = index + 1 == pages.len();
+        assert_eq!(
+            !last,
+            text.contains("[cut at 500 tokens"),
+            "page {index}: {text}"
+        );
+    }
+}
+
+/// The client spoke `version`, in a session of its own exactly when `sessions`.
+fn check_connection(client: &Value, version: &str, sessions: bool, report: &Value) {
+    assert_eq!(client["version"], version, "{report}");
+    assert_eq!(client["session"].is_string(), sessions, "{report}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_reads_a_cut_result_to_its_end_over_http_by_its_principal_only()
+-> TestResult {
+    let demo = demo().await?;
+    let directory = std::env::temp_dir().join(format!("wip-mcp-node-{}", std::process::id()));
+    std::fs::create_dir_all(&directory)?;
+    let file = directory.join("tokens");
+    std::fs::write(&file, "token-of-one\ntoken-of-another\n")?;
+    let (_server, url) = listening(
+        &demo.endpoint(),
+        "127.0.0.1:0",
+        &[
+            "--max-output-tokens",
+            "500",
+            "--auth-token-file",
+            &file.to_string_lossy(),
+        ],
+    )
+    .await?;
+    for (mode, version, sessions) in MODES {
+        let arguments = ["continue", mode, &url, "token-of-one", "token-of-another"];
+        let report = sdk::run("client.mjs", &arguments).await?;
+        check_connection(&report, version, sessions, &report);
+        check_pages(&report["pages"], &report);
+        // A second client of the same token reads the rest of what the first was given.
+        let second = &report["second"];
+        check_connection(second, version, sessions, &report);
+        if sessions {
+            assert_ne!(second["session"], report["session"], "{report}");
+        }
+        check_pages(&second["pages"], &report);
+        // To another token's holder the cursor is unknown, word for word like one never given.
+        let elsewhere = &report["elsewhere"];
+        assert_eq!(elsewhere["is_error"], true, "{report}");
+        assert!(
+            elsewhere["text"]
+                .as_str()
+                .is_some_and(|text| text.contains("unknown or expired cursor")),
+            "{report}"
+        );
+        assert_eq!(elsewhere, &report["never_given"], "{report}");
+    }
+    std::fs::remove_dir_all(&directory)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_reads_a_cut_result_to_its_end_over_stdio() -> TestResult {
+    let demo = demo().await?;
+    let wip = env!("CARGO_BIN_EXE_wip");
+    let endpoint = demo.endpoint();
+    for (mode, version, _) in MODES {
+        let report = sdk::run("client.mjs", &["continue", mode, "stdio", wip, &endpoint]).await?;
+        assert_eq!(report["version"], version, "{report}");
+        check_pages(&report["pages"], &report);
+    }
+    Ok(())
+}
