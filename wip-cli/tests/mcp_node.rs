@@ -6,10 +6,13 @@
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
 mod common;
+#[path = "mcp_real/pages.rs"]
+mod pages;
 #[path = "mcp_node/sdk.rs"]
 mod sdk;
 
 use common::{TestResult, demo, listening};
+use pages::check_pages;
 use serde_json::Value;
 
 /// The SDK's negotiations, the version each speaks with `wip mcp` and whether it has a session
@@ -19,28 +22,6 @@ const MODES: [(&str, &str, bool); 2] = [
     ("legacy", "2025-11-25", true),
     ("auto", "2026-07-28", false),
 ];
-
-/// The pages of one inspect read to their end: each one a result, every one after the first
-/// a continuation, the last without a cursor.
-fn check_pages(pages: &Value, report: &Value) {
-    let pages = pages.as_array().cloned().unwrap_or_default();
-    assert!(pages.len() >= 2, "not cut: {report}");
-    for (index, page) in pages.iter().enumerate() {
-        let text = page["text"].as_str().unwrap_or_default();
-        assert_eq!(page["is_error"], false, "page {index}: {text}");
-        assert_eq!(
-            index > 0,
-            text.contains("\n(continued)\n"),
-            "page {index}: {text}"
-        );
-        let last = index + 1 == pages.len();
-        assert_eq!(
-            !last,
-            text.contains("[cut at 500 tokens"),
-            "page {index}: {text}"
-        );
-    }
-}
 
 /// The client spoke `version`, in a session of its own exactly when `sessions`.
 fn check_connection(client: &Value, version: &str, sessions: bool, report: &Value) {

@@ -13,6 +13,9 @@ mod common;
 mod postgres;
 #[path = "mcp_real/raw_http.rs"]
 mod raw_http;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "mcp_python/sdk.rs"]
+mod sdk;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -45,50 +48,11 @@ const POLL: Duration = Duration::from_millis(100);
 fn python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
-        let target = Path::new(env!("CARGO_BIN_EXE_wip"))
-            .ancestors()
-            .nth(2)
-            .expect("the binary is under target/PROFILE");
-        let venv = target.join("metrics-python");
-        let python = venv.join("bin").join("python");
-        let ready = |python: &Path| {
-            std::process::Command::new(python)
-                .args(["-c", "import prometheus_client.openmetrics.parser"])
-                .stderr(Stdio::null())
-                .status()
-                .is_ok_and(|status| status.success())
-        };
-        if ready(&python) {
-            return python;
-        }
-        let created = std::process::Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .expect("python3 runs: install it (cargo xtask ci does so when it is missing)");
-        assert!(
-            created.success(),
-            "python3 -m venv {} failed (on Debian the venv module is the package python3-venv)",
-            venv.display()
-        );
-        let installed = std::process::Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                PARSER,
-            ])
-            .status()
-            .expect("pip runs");
-        assert!(
-            installed.success() && ready(&python),
-            "the Prometheus parser ({PARSER}) could not be installed from PyPI into {}; the \
-             first run needs PyPI, later runs reuse the virtualenv",
-            venv.display()
-        );
-        python
+        sdk::venv(
+            "metrics-python",
+            PARSER,
+            "prometheus_client.openmetrics.parser",
+        )
     })
 }
 

@@ -12,6 +12,8 @@ mod common;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "policy/fixtures.rs"]
 mod fixtures;
+#[path = "mcp_real/pages.rs"]
+mod pages;
 #[path = "mcp_python/sdk.rs"]
 mod sdk;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
@@ -217,27 +219,10 @@ async fn the_python_sdk_validates_every_structured_result_against_its_output_sch
     Ok(())
 }
 
-/// The pages of one inspect read to their end: each one a result, every one after the first
-/// a continuation, the last without a cursor.
+/// The pages of one inspect read to their end, in a client that spoke `version`.
 fn check_pages(report: &Value, version: &str) {
     assert_eq!(report["version"], version, "{report}");
-    let pages = report["pages"].as_array().cloned().unwrap_or_default();
-    assert!(pages.len() >= 2, "not cut: {report}");
-    for (index, page) in pages.iter().enumerate() {
-        let text = page["text"].as_str().unwrap_or_default();
-        assert_eq!(page["is_error"], false, "page {index}: {text}");
-        assert_eq!(
-            index > 0,
-            text.contains("\n(continued)\n"),
-            "page {index}: {text}"
-        );
-        let last = index + 1 == pages.len();
-        assert_eq!(
-            !last,
-            text.contains("[cut at 500 tokens"),
-            "page {index}: {text}"
-        );
-    }
+    pages::check_pages(&report["pages"], report);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,6 +8,8 @@
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
 mod common;
+#[path = "mcp_real/pages.rs"]
+mod pages;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "../../wip-store/tests/support/postgres.rs"]
 mod postgres;
@@ -43,25 +45,10 @@ async fn replicas(endpoint: &str, url: &str, args: &[&str]) -> Result<Vec<(Child
     Ok(replicas)
 }
 
-/// The pages of one inspect, read to their end: the last without a cursor.
+/// The pages of one inspect read to their end, in a client that spoke `version`.
 fn check_pages(report: &Value, version: &str) {
     assert_eq!(report["version"], version, "{report}");
-    let pages = report["pages"].as_array().cloned().unwrap_or_default();
-    assert!(pages.len() >= 3, "{report}");
-    for (index, page) in pages.iter().enumerate() {
-        let text = page["text"].as_str().unwrap_or_default();
-        assert_eq!(page["is_error"], false, "page {index}: {text}");
-        assert_eq!(
-            index > 0,
-            text.contains("\n(continued)\n"),
-            "page {index}: {text}"
-        );
-        assert_eq!(
-            index + 1 < pages.len(),
-            text.contains("[cut at 500 tokens"),
-            "{text}"
-        );
-    }
+    pages::check_pages(&report["pages"], report);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
