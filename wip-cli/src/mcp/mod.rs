@@ -20,11 +20,13 @@
 mod confirm;
 mod declare;
 mod gate;
+mod guard;
 mod handler;
 mod health;
 mod http;
 mod instructions;
 mod metrics;
+mod oauth;
 mod operations;
 mod ops;
 mod outcomes;
@@ -89,6 +91,10 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
     let listen = options.listen.map(|addr| http::Listen {
         addr,
         auth_token_file: options.auth_token_file,
+        oauth: options
+            .oauth_issuer
+            .zip(options.resource)
+            .map(|(issuer, resource)| oauth::OAuthOptions { issuer, resource }),
         allow_origins: options.allow_origin,
         max_sessions: usize::try_from(options.max_sessions).unwrap_or(usize::MAX),
         session_idle: Duration::from_secs(options.session_idle),
