@@ -1,11 +1,16 @@
 //! `wip mcp --listen --oauth-issuer --resource` against a test authorization server on loopback
 //! (its key pairs, RFC 8414 metadata and JWKS made by the test, tokens minted per case): every
 //! token it must refuse is refused with the right status and `WWW-Authenticate` header, valid
-//! tokens of each algorithm are accepted, and so are tokens of a key the issuer rotated in.
+//! tokens of each algorithm are accepted, and so are tokens of a key the issuer rotated in;
+//! the policy file's rules for a principal and for its groups narrow the operator's policy for
+//! their calls, and a refusal names the rule and the principal.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
 mod common;
+#[allow(dead_code, reason = "shared by several test crates, each using a part")]
+#[path = "policy/fixtures.rs"]
+mod fixtures;
 #[path = "mcp_oauth/issuer.rs"]
 mod issuer;
 #[path = "mcp_real/raw_http.rs"]
@@ -15,6 +20,11 @@ use common::{TestResult, demo, listening};
 use issuer::{Issuer, TestKey, hand_made, hs256, now};
 use jsonwebtoken::Algorithm;
 use raw_http::exchange;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
 
@@ -391,5 +401,143 @@ async fn a_rotated_key_is_fetched_and_the_kept_keys_outlive_the_issuer() -> Test
     issuer.stop().await;
     let (status, head) = initialize(&url, &by_new).await?;
     assert_eq!(status, 200, "{head}");
+    Ok(())
+}
+
+/// An MCP session with `url` whose every request carries `token`.
+async fn session(url: &str, token: &str) -> Result<RunningService<RoleClient, ()>, common::Error> {
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
+    let transport = StreamableHttpClientTransport::from_config(config);
+    Ok(tokio::time::timeout(common::PATIENCE, ().serve(transport)).await??)
+}
+
+/// The text of `name` called with `arguments` by `client`, and whether it is an error.
+async fn call(
+    client: &RunningService<RoleClient, ()>,
+    name: &'static str,
+    arguments: Value,
+) -> Result<(bool, String), common::Error> {
+    let Value::Object(arguments) = arguments else {
+        return Err("arguments must be an object".into());
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(name).with_arguments(arguments))
+        .await?;
+    let text = result.content[0]
+        .as_text()
+        .map_or_else(String::new, |content| content.text.clone());
+    Ok((result.is_error == Some(true), text))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_principals_and_its_groups_rules_narrow_the_operators_policy() -> TestResult {
+    let key = TestKey::p256("k")?;
+    let issuer = Issuer::start(&[&key]).await?;
+    let demo = fixtures::demo().await?;
+    let file = fixtures::policy_file(
+        "principals.toml",
+        r##"reads = ["/::issue.read#*", '/::"issue comments"#read']
+groups_claim = "groups"
+
+[principals.mallory]
+deny = ['/::"issue comments"#add']
+
+[groups.auditors]
+allow = ["/::issue.read#*"]
+"##,
+    )?;
+    let port = free_port().await?;
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let (_server, url) = listening(
+        &demo.endpoint(),
+        &format!("127.0.0.1:{port}"),
+        &[
+            "--oauth-issuer",
+            issuer.url(),
+            "--resource",
+            &resource,
+            "--policy",
+            &file.to_string_lossy(),
+        ],
+    )
+    .await?;
+    let token = |sub: &str, groups: &[&str]| {
+        let claims = with(
+            claims(issuer.url(), &resource, "wip:invoke"),
+            json!({"sub": sub, "groups": groups}),
+        );
+        key.sign(Algorithm::ES256, "k", &claims)
+    };
+    let add = json!({"target": "/projects/wip/3", "operation": "add", "input": {"body": "hi"}});
+    let read = json!({"target": "/projects/wip/1", "operation": "/::issue.read#read", "input": {}});
+
+    let mallory = session(&url, &token("mallory", &[])).await?;
+    let (is_error, text) = call(&mallory, "invoke", add.clone()).await?;
+    assert!(is_error, "{text}");
+    assert!(
+        text.contains(
+            "the deny pattern /::\"issue comments\"#add (policy file line 5) matches the \
+             operation, in the rules for the principal \"mallory\"; nothing was sent."
+        ),
+        "{text}"
+    );
+    let (is_error, text) = call(&mallory, "invoke", read.clone()).await?;
+    assert!(!is_error, "{text}");
+
+    let bob = session(&url, &token("bob", &["auditors", "staff"])).await?;
+    let (is_error, text) = call(&bob, "invoke", add.clone()).await?;
+    assert!(is_error, "{text}");
+    assert!(
+        text.contains(
+            "no pattern of allow matches the operation, in the rules for the group \"auditors\" \
+             of the principal \"bob\"; nothing was sent."
+        ),
+        "{text}"
+    );
+    let (is_error, text) = call(&bob, "read", read.clone()).await?;
+    assert!(!is_error, "{text}");
+
+    let counters = demo.counters();
+    let adds = counters.operation("/", "issue comments", "add");
+    assert_eq!(adds.requested, 0, "add was sent: {counters:?}");
+    assert_eq!(counters.call_operation, 2, "{counters:?}");
+
+    // Anyone else runs what the operator allows.
+    let alice = session(&url, &token("alice", &["staff"])).await?;
+    let (is_error, text) = call(&alice, "invoke", add).await?;
+    assert!(!is_error, "{text}");
+    assert_eq!(
+        demo.counters()
+            .operation("/", "issue comments", "add")
+            .requested,
+        1
+    );
+    for client in [mallory, bob, alice] {
+        client.cancel().await?;
+    }
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_for_principals_without_oauth_stop_the_server() -> TestResult {
+    let demo = fixtures::demo().await?;
+    let file = fixtures::policy_file("no-oauth.toml", "[principals.alice]\ndeny = [\"/::a#b\"]\n")?;
+    let output = common::wip(&[
+        "mcp",
+        "--endpoint",
+        &demo.endpoint(),
+        "--listen",
+        "127.0.0.1:0",
+        "--policy",
+        &file.to_string_lossy(),
+    ])
+    .output()
+    .await?;
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("rules for principals or groups"),
+        "{stderr}"
+    );
     Ok(())
 }

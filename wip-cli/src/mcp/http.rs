@@ -280,6 +280,9 @@ impl Shared {
         // handler reads whom the request acts for from its extensions.
         parts.headers.remove(AUTHORIZATION);
         parts.extensions.insert(admitted.principal.clone());
+        if let Some(grant) = admitted.grant.clone() {
+            parts.extensions.insert(grant);
+        }
         let read = tokio::time::timeout(BODY_READ_TIMEOUT, Limited::new(body, MAX_BODY).collect());
         let body = match read.await {
             Ok(Ok(collected)) => collected.to_bytes(),

@@ -11,7 +11,9 @@
 //! - The token's scopes: `wip:invoke` lets every call the policy allows run, `wip:read` only
 //!   the policy's reads (a `tools/call` of another tool is answered 403 `insufficient_scope`,
 //!   and the tools run in read-only mode); neither is 403.
-//! - The token's subject (`iss` + `sub`) is the request's principal.
+//! - The token's subject (`iss` + `sub`) is the request's principal; the policy file's rules
+//!   for it and for its groups (from the claim the file names) narrow the operator's policy
+//!   for its calls ([`Grant::narrow`]).
 //!
 //! The token is never logged, never passed on (the Host's token stays `--token`), and taken
 //! off the request before rmcp sees it.
@@ -29,6 +31,8 @@ use hyper::header::{ALLOW, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use serde_json::{Map, Value, json};
 
+use wip_tools::Policy;
+
 use crate::failure::{Failure, Result};
 use crate::mcp::oauth::challenge::{INVOKE_SCOPE, READ_SCOPE, insufficient_scope, unauthorized};
 use crate::mcp::oauth::fetch::Fetcher;
@@ -37,16 +41,21 @@ use crate::mcp::oauth::token::{Invalid, Rules};
 use crate::mcp::oauth::url::WebUrl;
 use crate::mcp::principal::Principal;
 use crate::mcp::response::{Body, json as json_response, plain};
+use crate::policy::Principals;
 
 /// The well-known path of RFC 9728 metadata.
 const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
-/// What `--oauth-issuer` and `--resource` name.
+/// What `--oauth-issuer` and `--resource` name, and the policy file's rules for principals.
 #[derive(Debug, Clone)]
 pub(crate) struct OAuthOptions {
     pub(crate) issuer: String,
     pub(crate) resource: String,
+    pub(crate) principals: Arc<Principals>,
 }
+
+/// The most groups read from a token's groups claim.
+const MAX_GROUPS: usize = 256;
 
 /// What a valid token lets a request do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,18 +66,44 @@ pub(crate) enum Level {
     Invoke,
 }
 
-/// Whom a request with a valid token acts for, and what it may do.
+/// Whom a request with a valid token acts for, and what it may do; put in the request's
+/// extensions for the handler.
 #[derive(Debug, Clone)]
 pub(crate) struct Grant {
     pub(crate) principal: Principal,
     /// The token's `sub`, to name the principal in refusals.
-    pub(crate) subject: Arc<str>,
-    pub(crate) level: Level,
+    subject: Arc<str>,
+    level: Level,
+    /// The policy file's rules for the principal and its groups, each with whom it is for.
+    rules: Vec<(String, Arc<Policy>)>,
+}
+
+impl Grant {
+    /// The policy a tool call of this grant runs under: `operator` in read-only mode for a
+    /// `wip:read` token, narrowed by the principal's and its groups' rules; `None` when that
+    /// is `operator` itself.
+    pub(crate) fn narrow(&self, operator: &Policy) -> Option<Policy> {
+        if self.level == Level::Invoke && self.rules.is_empty() {
+            return None;
+        }
+        let mut policy = operator.clone();
+        if self.level == Level::Read && !policy.is_read_only() {
+            policy.set_read_only(format!(
+                "the token of the principal {} grants {READ_SCOPE}, not {INVOKE_SCOPE}",
+                wip_refs::Quoted(&self.subject)
+            ));
+        }
+        for (whose, rules) in &self.rules {
+            policy = policy.narrowed(whose.clone(), Arc::clone(rules));
+        }
+        Some(policy)
+    }
 }
 
 /// The protected resource: its issuer's keys and its metadata.
 pub(crate) struct Resource {
     rules: Rules,
+    principals: Arc<Principals>,
     keys: Keys,
     /// The RFC 9728 document.
     metadata: Value,
@@ -127,6 +162,7 @@ impl Resource {
                 resource: resource.as_str().to_owned(),
             },
             keys,
+            principals: Arc::clone(&options.principals),
             metadata,
             metadata_paths,
         })
@@ -181,9 +217,14 @@ impl Resource {
                 "every request to this resource",
             ));
         };
+        let groups = match self.principals.groups_claim() {
+            Some(claim) => groups(&verified.claims, claim),
+            None => Vec::new(),
+        };
         Ok(Grant {
             principal: Principal::subject(&self.rules.issuer, &verified.subject),
-            subject: verified.subject.into(),
+            rules: self.principals.rules_for(&verified.subject, &groups),
+            subject: verified.subject.as_str().into(),
             level,
         })
     }
@@ -216,6 +257,19 @@ fn level(claims: &Map<String, Value>) -> Option<Level> {
         Some(Level::Read)
     } else {
         None
+    }
+}
+
+/// The groups `claims` name in `claim`: an array of strings, or one string.
+fn groups<'a>(claims: &'a Map<String, Value>, claim: &str) -> Vec<&'a str> {
+    match claims.get(claim) {
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .take(MAX_GROUPS)
+            .collect(),
+        Some(Value::String(group)) => vec![group.as_str()],
+        _ => Vec::new(),
     }
 }
 
@@ -262,7 +316,40 @@ async fn discover(fetcher: &Fetcher, issuer: &WebUrl) -> Result<WebUrl> {
 
 #[cfg(test)]
 mod tests {
+    use wip_model::{InterfaceName, InterfaceReference, Path};
+    use wip_refs::{OperationRef, parse_operation_pattern};
+    use wip_tools::{PatternList, Refusal, Via};
+
     use super::*;
+
+    #[test]
+    fn a_read_grant_narrows_to_the_reads_and_names_the_principal() {
+        let mut operator = Policy::default();
+        let reads = parse_operation_pattern("/::issue.read#*").unwrap();
+        operator.add_pattern(PatternList::Reads, reads, "--reads");
+        let grant = |level| Grant {
+            principal: Principal::subject("https://id.example.com", "rita"),
+            subject: "rita".into(),
+            level,
+            rules: Vec::new(),
+        };
+        assert!(grant(Level::Invoke).narrow(&operator).is_none());
+        let narrowed = grant(Level::Read).narrow(&operator).unwrap();
+        assert_eq!(narrowed.tools(), ["discover", "inspect", "read"]);
+        let interface =
+            |name| InterfaceReference::new(Path::root(), InterfaceName::new(name).unwrap());
+        let issue = Path::new("/issues/1").unwrap();
+        let read = OperationRef::new(interface("issue.read"), "read");
+        assert!(narrowed.check(&issue, &read, Via::Read).is_ok());
+        let close = OperationRef::new(interface("issue.lifecycle"), "close");
+        let Err(Refusal::ReadOnly(origin)) = narrowed.check(&issue, &close, Via::Invoke) else {
+            panic!("a wip:read grant closed an issue");
+        };
+        assert_eq!(
+            origin,
+            "the token of the principal \"rita\" grants wip:read, not wip:invoke"
+        );
+    }
 
     #[test]
     fn invoke_wins_over_read_and_neither_is_nothing() {

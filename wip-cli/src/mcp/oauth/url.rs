@@ -124,7 +124,8 @@ mod tests {
         for (refused, why) in [
             ("http://id.example.com", "loopback host only"),
             ("ftp://id.example.com", "not https"),
-            ("id.example.com/path", "not an absolute URL"),
+            ("id.example.com/path", "not a URL"),
+            ("/path", "not an absolute URL"),
             ("https://id.example.com/#x", "fragment"),
             ("https://user@id.example.com/", "user information"),
             ("", "not"),
