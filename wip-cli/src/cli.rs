@@ -373,6 +373,15 @@ pub(crate) struct McpOptions {
     /// metadata served at /.well-known/oauth-protected-resource.
     #[arg(long, value_name = "URL", requires = "oauth_issuer")]
     pub(crate) resource: Option<String>,
+    /// Also accept opaque access tokens (any token that is not a JWT), asked of the issuer's
+    /// RFC 7662 introspection endpoint URL with the client credentials of --oauth-client-file;
+    /// an answer is kept until the token expires, at most 60 seconds.
+    #[arg(long, value_name = "URL", requires_all = ["oauth_issuer", "oauth_client_file"])]
+    pub(crate) oauth_introspection: Option<String>,
+    /// The client credentials for --oauth-introspection: the client id on the first line of
+    /// FILE, the client secret on the second.
+    #[arg(long, value_name = "FILE", requires = "oauth_introspection")]
+    pub(crate) oauth_client_file: Option<PathBuf>,
     /// Accept browser requests from ORIGIN (scheme://host or scheme://host:port); repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "listen")]
     pub(crate) allow_origin: Vec<String>,

@@ -541,3 +541,82 @@ async fn rules_for_principals_without_oauth_stop_the_server() -> TestResult {
     );
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opaque_tokens_are_introspected_and_the_answer_kept() -> TestResult {
+    let key = TestKey::ed25519("k")?;
+    let issuer = Issuer::start(&[&key]).await?;
+    let demo = demo().await?;
+    let client_file = fixtures::policy_file(
+        "client",
+        &format!("{}\n{}\n", issuer::CLIENT_ID, issuer::CLIENT_SECRET),
+    )?;
+    let port = free_port().await?;
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let introspection = format!("{}/introspect", issuer.url());
+    let (_server, url) = listening(
+        &demo.endpoint(),
+        &format!("127.0.0.1:{port}"),
+        &[
+            "--oauth-issuer",
+            issuer.url(),
+            "--resource",
+            &resource,
+            "--oauth-introspection",
+            &introspection,
+            "--oauth-client-file",
+            &client_file.to_string_lossy(),
+        ],
+    )
+    .await?;
+    let active = json!({
+        "active": true, "sub": "alice", "aud": resource, "iss": issuer.url(),
+        "scope": "wip:invoke", "exp": now() + 3600,
+    });
+    issuer.opaque("opaque-alice", active.clone());
+    issuer.opaque("opaque-revoked", json!({"active": false}));
+    issuer.opaque(
+        "opaque-elsewhere",
+        with(active.clone(), json!({"aud": "http://127.0.0.1:1/mcp"})),
+    );
+    issuer.opaque(
+        "opaque-expired",
+        with(active.clone(), json!({"exp": now() - 120})),
+    );
+    issuer.opaque("opaque-unscoped", with(active, json!({"scope": "openid"})));
+
+    assert_eq!(initialize(&url, "opaque-alice").await?.0, 200);
+    assert_eq!(issuer.introspections(), 1);
+    assert_eq!(initialize(&url, "opaque-alice").await?.0, 200);
+    assert_eq!(issuer.introspections(), 1, "the answer is kept");
+    for (token, description) in [
+        ("opaque-revoked", "the token is not active"),
+        ("opaque-unknown", "the token is not active"),
+        (
+            "opaque-elsewhere",
+            "the token's audience does not include this resource",
+        ),
+        ("opaque-expired", "the token has expired"),
+    ] {
+        let (status, head) = initialize(&url, token).await?;
+        assert_eq!(status, 401, "{token}: {head}");
+        assert!(
+            head.contains(&format!("error_description=\"{description}\"")),
+            "{token}: {head}"
+        );
+    }
+    let (status, head) = initialize(&url, "opaque-unscoped").await?;
+    assert_eq!(status, 403, "{head}");
+    let introspected = issuer.introspections();
+    assert_eq!(introspected, 6);
+
+    // A JWT is still verified with the keys, without introspection.
+    let jwt = key.sign(
+        Algorithm::EdDSA,
+        "k",
+        &claims(issuer.url(), &resource, "wip:read"),
+    );
+    assert_eq!(initialize(&url, &jwt).await?.0, 200);
+    assert_eq!(issuer.introspections(), introspected);
+    Ok(())
+}

@@ -104,6 +104,7 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
             Some((issuer, resource)) => Some(oauth::OAuthOptions {
                 issuer,
                 resource,
+                introspection: options.oauth_introspection.zip(options.oauth_client_file),
                 principals: Arc::new(principals),
             }),
             None => None,

@@ -1,7 +1,9 @@
 //! A test authorization server on loopback: key pairs made here (RSA by the `rsa` crate, P-256
 //! and Ed25519 by ring), RFC 8414 metadata, a JWKS the test can change (a rotation) and whose
-//! fetches it counts, and tokens minted per case.
+//! fetches it counts, tokens minted per case, and an RFC 7662 introspection endpoint for the
+//! opaque tokens the test makes up (for the client [`CLIENT_ID`] only).
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -9,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use http_body_util::Full;
+use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -25,6 +27,11 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub(crate) type Error = Box<dyn std::error::Error>;
+
+/// The client the introspection endpoint answers.
+pub(crate) const CLIENT_ID: &str = "wip mcp";
+/// Its secret.
+pub(crate) const CLIENT_SECRET: &str = "s3cret:&=";
 
 /// A key pair of the issuer.
 pub(crate) struct TestKey {
@@ -136,6 +143,9 @@ struct State {
     base: String,
     keys: Mutex<Vec<Value>>,
     jwks_fetches: AtomicUsize,
+    /// The introspection answer for each opaque token.
+    opaque: Mutex<HashMap<String, Value>>,
+    introspections: AtomicUsize,
 }
 
 /// The issuer, serving until dropped.
@@ -153,6 +163,8 @@ impl Issuer {
             base,
             keys: Mutex::new(keys.iter().map(|key| key.jwk.clone()).collect()),
             jwks_fetches: AtomicUsize::new(0),
+            opaque: Mutex::default(),
+            introspections: AtomicUsize::new(0),
         });
         let serving = Arc::clone(&state);
         let task = tokio::spawn(async move {
@@ -161,7 +173,7 @@ impl Issuer {
                 tokio::spawn(async move {
                     let service = service_fn(move |request| {
                         let state = Arc::clone(&state);
-                        async move { Ok::<_, Infallible>(answer(&state, &request)) }
+                        async move { Ok::<_, Infallible>(answer(&state, request).await) }
                     });
                     let _ = http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), service)
@@ -183,6 +195,20 @@ impl Issuer {
     /// How many times the key set was fetched.
     pub(crate) fn jwks_fetches(&self) -> usize {
         self.state.jwks_fetches.load(Ordering::SeqCst)
+    }
+
+    /// Makes `token` an opaque token that introspection describes with `answer`.
+    pub(crate) fn opaque(&self, token: &str, answer: Value) {
+        self.state
+            .opaque
+            .lock()
+            .expect("the tokens' lock")
+            .insert(token.to_owned(), answer);
+    }
+
+    /// How many introspection requests came from the right client.
+    pub(crate) fn introspections(&self) -> usize {
+        self.state.introspections.load(Ordering::SeqCst)
     }
 
     /// Publishes `keys` in place of the keys published so far.
@@ -208,27 +234,28 @@ impl Drop for Issuer {
     }
 }
 
-fn answer(state: &State, request: &Request<hyper::body::Incoming>) -> Response<Full<Bytes>> {
+async fn answer(state: &State, request: Request<hyper::body::Incoming>) -> Response<Full<Bytes>> {
     let base = &state.base;
-    let path = request.uri().path();
-    let document = match path {
+    let path = request.uri().path().to_owned();
+    let document = match path.as_str() {
+        "/issuer/introspect" => match introspect(state, request).await {
+            Some(document) => document,
+            None => return status(StatusCode::UNAUTHORIZED),
+        },
         "/.well-known/oauth-authorization-server/issuer" => json!({
             "issuer": base,
             "jwks_uri": format!("{base}/jwks"),
             "token_endpoint": format!("{base}/token"),
             "response_types_supported": ["code"],
             "grant_types_supported": ["client_credentials"],
+            "introspection_endpoint": format!("{base}/introspect"),
             "scopes_supported": ["wip:read", "wip:invoke"],
         }),
         "/issuer/jwks" => {
             state.jwks_fetches.fetch_add(1, Ordering::SeqCst);
             json!({"keys": *state.keys.lock().expect("the keys' lock")})
         }
-        _ => {
-            let mut response = Response::new(Full::from("not found\n"));
-            *response.status_mut() = StatusCode::NOT_FOUND;
-            return response;
-        }
+        _ => return status(StatusCode::NOT_FOUND),
     };
     let mut response = Response::new(Full::from(document.to_string()));
     response.headers_mut().insert(
@@ -236,4 +263,42 @@ fn answer(state: &State, request: &Request<hyper::body::Incoming>) -> Response<F
         hyper::header::HeaderValue::from_static("application/json"),
     );
     response
+}
+
+fn status(status: StatusCode) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::from(format!("{status}\n")));
+    *response.status_mut() = status;
+    response
+}
+
+/// The answer about the form's token, for the right client's POST only.
+async fn introspect(state: &State, request: Request<hyper::body::Incoming>) -> Option<Value> {
+    let encode = |part: &str| form_urlencoded::byte_serialize(part.as_bytes()).collect::<String>();
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!(
+            "{}:{}",
+            encode(CLIENT_ID),
+            encode(CLIENT_SECRET)
+        ))
+    );
+    let authorized = request
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .is_some_and(|value| value.as_bytes() == expected.as_bytes());
+    if request.method() != hyper::Method::POST || !authorized {
+        return None;
+    }
+    let body = request.into_body().collect().await.ok()?.to_bytes();
+    let token = form_urlencoded::parse(&body)
+        .find(|(name, _)| name == "token")
+        .map(|(_, token)| token.into_owned())?;
+    state.introspections.fetch_add(1, Ordering::SeqCst);
+    let known = state
+        .opaque
+        .lock()
+        .expect("the tokens' lock")
+        .get(&token)
+        .cloned();
+    Some(known.unwrap_or_else(|| json!({"active": false})))
 }

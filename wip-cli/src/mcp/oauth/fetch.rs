@@ -1,15 +1,15 @@
 //! The one way `wip mcp --oauth-issuer` reads from the authorization server: a GET of a JSON
-//! document, over the same HTTP/1.1 client and rustls configuration (ring, webpki roots) as
+//! document (or, for introspection, a POST of a form answered with one), over the same HTTP/1.1 client and rustls configuration (ring, webpki roots) as
 //! the Host's client, within [`FETCH_DEADLINE`] and [`MAX_DOCUMENT_BYTES`]. Redirects are not
 //! followed: the metadata names the URLs to use. Nothing is retried here; the callers decide
 //! when to ask again.
 
 use std::time::Duration;
 
-use http_body_util::{BodyExt, Empty, Limited};
+use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
-use hyper::header::{ACCEPT, HeaderValue};
-use hyper::{Request, StatusCode};
+use hyper::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use hyper::{Method, Request, StatusCode};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -26,7 +26,7 @@ pub(crate) const MAX_DOCUMENT_BYTES: usize = 512 * 1024;
 /// A client for the authorization server's documents.
 #[derive(Clone)]
 pub(crate) struct Fetcher {
-    client: Client<HttpsConnector<HttpConnector>, Empty<Bytes>>,
+    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
 }
 
 /// Why a document was not read; the message names the URL.
@@ -63,12 +63,40 @@ impl Fetcher {
 
     /// The JSON object at `url`, answered 200.
     pub(crate) async fn json(&self, url: &WebUrl) -> Result<Map<String, Value>, FetchError> {
+        let mut request = Request::new(Full::default());
+        *request.uri_mut() = url.uri().clone();
+        self.exchange(url, request).await
+    }
+
+    /// The JSON object answered 200 to a POST of `form` (urlencoded) to `url`, with
+    /// `authorization` (marked sensitive, so hyper never shows it).
+    pub(crate) async fn post_form(
+        &self,
+        url: &WebUrl,
+        form: String,
+        mut authorization: HeaderValue,
+    ) -> Result<Map<String, Value>, FetchError> {
+        let mut request = Request::new(Full::from(form));
+        *request.method_mut() = Method::POST;
+        *request.uri_mut() = url.uri().clone();
+        request.headers_mut().insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("application/x-www-form-urlencoded"),
+        );
+        authorization.set_sensitive(true);
+        request.headers_mut().insert(AUTHORIZATION, authorization);
+        self.exchange(url, request).await
+    }
+
+    async fn exchange(
+        &self,
+        url: &WebUrl,
+        mut request: Request<Full<Bytes>>,
+    ) -> Result<Map<String, Value>, FetchError> {
         let fail = |why: String| FetchError {
             url: url.as_str().to_owned(),
             why,
         };
-        let mut request = Request::new(Empty::new());
-        *request.uri_mut() = url.uri().clone();
         request
             .headers_mut()
             .insert(ACCEPT, HeaderValue::from_static("application/json"));

@@ -8,6 +8,8 @@
 //!   path) answers the RFC 9728 metadata, without a token.
 //! - Every other request but the health checks must carry `Authorization: Bearer TOKEN`, a JWT
 //!   access token [`token`] checks; else 401 with the challenge [`challenge`] writes.
+//! - With `--oauth-introspection`, a token that is not a JWT is asked of the issuer
+//!   ([`introspect`]).
 //! - The token's scopes: `wip:invoke` lets every call the policy allows run, `wip:read` only
 //!   the policy's reads (a `tools/call` of another tool is answered 403 `insufficient_scope`,
 //!   and the tools run in read-only mode); neither is 403.
@@ -20,11 +22,13 @@
 
 mod challenge;
 mod fetch;
+mod introspect;
 mod keys;
 mod scope;
 mod token;
 mod url;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use hyper::header::{ALLOW, HeaderValue};
@@ -36,6 +40,7 @@ use wip_tools::Policy;
 use crate::failure::{Failure, Result};
 use crate::mcp::oauth::challenge::{INVOKE_SCOPE, READ_SCOPE, insufficient_scope, unauthorized};
 use crate::mcp::oauth::fetch::Fetcher;
+use crate::mcp::oauth::introspect::Introspection;
 use crate::mcp::oauth::keys::Keys;
 use crate::mcp::oauth::token::{Invalid, Rules};
 use crate::mcp::oauth::url::WebUrl;
@@ -51,6 +56,8 @@ const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 pub(crate) struct OAuthOptions {
     pub(crate) issuer: String,
     pub(crate) resource: String,
+    /// `--oauth-introspection` and `--oauth-client-file`.
+    pub(crate) introspection: Option<(String, PathBuf)>,
     pub(crate) principals: Arc<Principals>,
 }
 
@@ -103,6 +110,7 @@ impl Grant {
 /// The protected resource: its issuer's keys and its metadata.
 pub(crate) struct Resource {
     rules: Rules,
+    introspection: Option<Introspection>,
     principals: Arc<Principals>,
     keys: Keys,
     /// The RFC 9728 document.
@@ -129,6 +137,16 @@ impl Resource {
             ))
         })?;
         let fetcher = Fetcher::new().map_err(Failure::other)?;
+        let introspection = match &options.introspection {
+            Some((url, client_file)) => Some(Introspection::new(
+                url,
+                client_file,
+                fetcher.clone(),
+                issuer.as_str(),
+                resource.as_str(),
+            )?),
+            None => None,
+        };
         let jwks_uri = discover(&fetcher, &issuer).await?;
         let keys = Keys::new(jwks_uri, fetcher);
         let count = keys
@@ -162,6 +180,7 @@ impl Resource {
                 resource: resource.as_str().to_owned(),
             },
             keys,
+            introspection,
             principals: Arc::clone(&options.principals),
             metadata,
             metadata_paths,
@@ -205,7 +224,11 @@ impl Resource {
         let Some(token) = token.filter(|token| !token.is_empty()) else {
             return Err(self.refuse(Invalid::Malformed));
         };
-        let verified = match self.rules.check(token, &self.keys).await {
+        let checked = match &self.introspection {
+            Some(introspection) if !token::is_jwt(token) => introspection.check(token).await,
+            _ => self.rules.check(token, &self.keys).await,
+        };
+        let verified = match checked {
             Ok(verified) => verified,
             Err(invalid) => return Err(self.refuse(invalid)),
         };

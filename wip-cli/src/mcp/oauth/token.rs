@@ -36,7 +36,7 @@ pub(crate) fn asymmetric(name: &str) -> Option<Algorithm> {
 }
 
 /// What a valid token says.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Verified {
     /// Its `sub`.
     pub(crate) subject: String,
@@ -66,6 +66,10 @@ pub(crate) enum Invalid {
     NotYetValid,
     /// A claim required is missing or of the wrong type.
     Claims,
+    /// The introspection endpoint says the token is not active.
+    Inactive,
+    /// The introspection endpoint did not answer.
+    Unchecked,
 }
 
 impl Invalid {
@@ -83,6 +87,8 @@ impl Invalid {
             Self::Expired => "the token has expired",
             Self::NotYetValid => "the token is not valid yet",
             Self::Claims => "the token lacks a required claim (exp, iss, aud, sub)",
+            Self::Inactive => "the token is not active",
+            Self::Unchecked => "the token could not be checked now: the issuer did not answer",
         }
     }
 }
@@ -150,6 +156,12 @@ impl Rules {
         };
         Ok(Verified { subject, claims })
     }
+}
+
+/// Whether `token` is a JWT (three parts, the first a JSON object with `alg`), which is
+/// verified here; any other token is opaque, for the introspection endpoint.
+pub(crate) fn is_jwt(token: &str) -> bool {
+    token.split('.').count() == 3 && names_an_algorithm(token)
 }
 
 /// Whether the header of `token` is a JSON object with an `alg` string.
