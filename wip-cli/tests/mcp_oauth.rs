@@ -3,7 +3,8 @@
 //! token it must refuse is refused with the right status and `WWW-Authenticate` header, valid
 //! tokens of each algorithm are accepted, and so are tokens of a key the issuer rotated in;
 //! the policy file's rules for a principal and for its groups narrow the operator's policy for
-//! their calls, and a refusal names the rule and the principal.
+//! their calls, and a refusal names the rule and the principal; opaque tokens are asked of the
+//! introspection endpoint; and the Python MCP SDK's OAuth client gets in by itself.
 
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/common.rs"]
@@ -15,6 +16,8 @@ mod fixtures;
 mod issuer;
 #[path = "mcp_real/raw_http.rs"]
 mod raw_http;
+#[path = "mcp_python/sdk.rs"]
+mod sdk;
 
 use common::{TestResult, demo, listening};
 use issuer::{Issuer, TestKey, hand_made, hs256, now};
@@ -132,7 +135,7 @@ async fn every_bad_token_is_refused_with_its_challenge_and_each_algorithm_is_acc
     assert_eq!(status, 401, "{head}");
     assert!(
         head.contains(&format!(
-            "www-authenticate: bearer resource_metadata=\"{metadata_url}\", scope=\"wip:read wip:invoke\"\r\n"
+            "www-authenticate: bearer resource_metadata=\"{metadata_url}\", scope=\"wip:read\"\r\n"
         )),
         "{head}"
     );
@@ -228,7 +231,7 @@ async fn every_bad_token_is_refused_with_its_challenge_and_each_algorithm_is_acc
         assert!(
             head.contains(&format!(
                 "www-authenticate: bearer resource_metadata=\"{metadata_url}\", \
-                 scope=\"wip:read wip:invoke\", error=\"invalid_token\", error_description=\"{}",
+                 scope=\"wip:read\", error=\"invalid_token\", error_description=\"{}",
                 description.to_ascii_lowercase()
             )),
             "{case}: {head}"
@@ -618,5 +621,62 @@ async fn opaque_tokens_are_introspected_and_the_answer_kept() -> TestResult {
     );
     assert_eq!(initialize(&url, &jwt).await?.0, 200);
     assert_eq!(issuer.introspections(), introspected);
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_sdks_oauth_client_finds_the_issuer_and_steps_up_its_scope() -> TestResult {
+    let key = TestKey::rsa("sdk")?;
+    let issuer = Issuer::start(&[&key]).await?;
+    issuer.issue_with(&key, Algorithm::PS256, "sdk");
+    let demo = fixtures::demo().await?;
+    let file = fixtures::policy_file("sdk.toml", fixtures::POLICY)?;
+    let port = free_port().await?;
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let (_server, url) = listening(
+        &demo.endpoint(),
+        &format!("127.0.0.1:{port}"),
+        &[
+            "--oauth-issuer",
+            issuer.url(),
+            "--resource",
+            &resource,
+            "--policy",
+            &file.to_string_lossy(),
+        ],
+    )
+    .await?;
+    let report = sdk::run(
+        "oauth.py",
+        &[
+            &url,
+            issuer.url(),
+            issuer::SDK_CLIENT_ID,
+            issuer::SDK_CLIENT_SECRET,
+        ],
+    )
+    .await?;
+    assert_eq!(
+        report["tools"],
+        json!(["discover", "inspect", "read", "invoke"]),
+        "{report}"
+    );
+    assert_eq!(report["read"]["is_error"], false, "{report}");
+    assert!(
+        report["read"]["text"]
+            .as_str()
+            .is_some_and(|text| text.contains("\"title\":")),
+        "{report}"
+    );
+    assert_eq!(report["invoke"]["is_error"], false, "{report}");
+    // The first token for the scope of the 401, wip:read; the second, after the 403 of invoke,
+    // for both scopes; each for the resource.
+    let issued = issuer.issued();
+    assert_eq!(issued.len(), 2, "{issued:?}");
+    assert_eq!(issued[0], (resource.clone(), "wip:read".to_owned()));
+    assert_eq!(issued[1].0, resource);
+    let mut scopes: Vec<&str> = issued[1].1.split(' ').collect();
+    scopes.sort_unstable();
+    assert_eq!(scopes, ["wip:invoke", "wip:read"], "{issued:?}");
     Ok(())
 }

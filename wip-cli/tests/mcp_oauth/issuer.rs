@@ -1,7 +1,9 @@
 //! A test authorization server on loopback: key pairs made here (RSA by the `rsa` crate, P-256
 //! and Ed25519 by ring), RFC 8414 metadata, a JWKS the test can change (a rotation) and whose
 //! fetches it counts, tokens minted per case, and an RFC 7662 introspection endpoint for the
-//! opaque tokens the test makes up (for the client [`CLIENT_ID`] only).
+//! opaque tokens the test makes up (for the client [`CLIENT_ID`] only), and a token endpoint
+//! that issues JWTs to [`SDK_CLIENT_ID`] by the client credentials grant, for the Python MCP
+//! SDK's OAuth client.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -32,6 +34,10 @@ pub(crate) type Error = Box<dyn std::error::Error>;
 pub(crate) const CLIENT_ID: &str = "wip mcp";
 /// Its secret.
 pub(crate) const CLIENT_SECRET: &str = "s3cret:&=";
+/// The client the token endpoint issues tokens to.
+pub(crate) const SDK_CLIENT_ID: &str = "python-sdk";
+/// Its secret.
+pub(crate) const SDK_CLIENT_SECRET: &str = "sdk-s3cret";
 
 /// A key pair of the issuer.
 pub(crate) struct TestKey {
@@ -146,6 +152,10 @@ struct State {
     /// The introspection answer for each opaque token.
     opaque: Mutex<HashMap<String, Value>>,
     introspections: AtomicUsize,
+    /// The key the token endpoint signs with, its algorithm and kid.
+    signer: Mutex<Option<(EncodingKey, Algorithm, String)>>,
+    /// The `resource` and `scope` of each token issued.
+    issued: Mutex<Vec<(String, String)>>,
 }
 
 /// The issuer, serving until dropped.
@@ -165,6 +175,8 @@ impl Issuer {
             jwks_fetches: AtomicUsize::new(0),
             opaque: Mutex::default(),
             introspections: AtomicUsize::new(0),
+            signer: Mutex::default(),
+            issued: Mutex::default(),
         });
         let serving = Arc::clone(&state);
         let task = tokio::spawn(async move {
@@ -211,6 +223,17 @@ impl Issuer {
         self.state.introspections.load(Ordering::SeqCst)
     }
 
+    /// Has the token endpoint sign with `key` by `algorithm`, its header naming `kid`.
+    pub(crate) fn issue_with(&self, key: &TestKey, algorithm: Algorithm, kid: &str) {
+        *self.state.signer.lock().expect("the signer's lock") =
+            Some((key.encoding.clone(), algorithm, kid.to_owned()));
+    }
+
+    /// The `resource` and `scope` of each token the token endpoint issued.
+    pub(crate) fn issued(&self) -> Vec<(String, String)> {
+        self.state.issued.lock().expect("the tokens' lock").clone()
+    }
+
     /// Publishes `keys` in place of the keys published so far.
     pub(crate) fn publish(&self, keys: &[&TestKey]) {
         *self.state.keys.lock().expect("the keys' lock") =
@@ -242,10 +265,16 @@ async fn answer(state: &State, request: Request<hyper::body::Incoming>) -> Respo
             Some(document) => document,
             None => return status(StatusCode::UNAUTHORIZED),
         },
+        "/issuer/token" => match issue(state, request).await {
+            Some(document) => document,
+            None => return status(StatusCode::BAD_REQUEST),
+        },
         "/.well-known/oauth-authorization-server/issuer" => json!({
             "issuer": base,
             "jwks_uri": format!("{base}/jwks"),
+            "authorization_endpoint": format!("{base}/authorize"),
             "token_endpoint": format!("{base}/token"),
+            "token_endpoint_auth_methods_supported": ["client_secret_basic"],
             "response_types_supported": ["code"],
             "grant_types_supported": ["client_credentials"],
             "introspection_endpoint": format!("{base}/introspect"),
@@ -301,4 +330,44 @@ async fn introspect(state: &State, request: Request<hyper::body::Incoming>) -> O
         .get(&token)
         .cloned();
     Some(known.unwrap_or_else(|| json!({"active": false})))
+}
+
+/// A token for the client credentials grant of [`SDK_CLIENT_ID`]: for the form's `resource`,
+/// with the form's `scope`.
+async fn issue(state: &State, request: Request<hyper::body::Incoming>) -> Option<Value> {
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD
+            .encode(format!("{SDK_CLIENT_ID}:{SDK_CLIENT_SECRET}"))
+    );
+    let authorized = request
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .is_some_and(|value| value.as_bytes() == expected.as_bytes());
+    if request.method() != hyper::Method::POST || !authorized {
+        return None;
+    }
+    let body = request.into_body().collect().await.ok()?.to_bytes();
+    let form: HashMap<String, String> = form_urlencoded::parse(&body).into_owned().collect();
+    if form.get("grant_type").map(String::as_str) != Some("client_credentials") {
+        return None;
+    }
+    let resource = form.get("resource")?.clone();
+    let scope = form.get("scope").cloned().unwrap_or_default();
+    let (key, algorithm, kid) = state.signer.lock().expect("the signer's lock").clone()?;
+    let claims = json!({
+        "iss": state.base, "aud": resource, "sub": SDK_CLIENT_ID,
+        "iat": now(), "exp": now() + 300, "scope": scope,
+    });
+    let mut header = Header::new(algorithm);
+    header.kid = Some(kid);
+    let token = jsonwebtoken::encode(&header, &claims, &key).ok()?;
+    state
+        .issued
+        .lock()
+        .expect("the tokens' lock")
+        .push((resource, scope.clone()));
+    Some(json!({
+        "access_token": token, "token_type": "Bearer", "expires_in": 300, "scope": scope,
+    }))
 }

@@ -1,7 +1,12 @@
 //! The answers to a request the protected resource refuses, as RFC 6750 and RFC 9728 ask and
 //! MCP clients read them: 401 with `WWW-Authenticate: Bearer resource_metadata="…",
-//! scope="…"` (and `error="invalid_token"` when a token was sent), or 403 with
-//! `error="insufficient_scope"` and the scope needed. Every value put in a quoted string is
+//! scope="wip:read"` (and `error="invalid_token"` when a token was sent), or 403 with
+//! `error="insufficient_scope"` and the scope needed.
+//!
+//! The 401 names the least scope that lets a client in, `wip:read`: MCP clients ask for the
+//! scope the challenge names, so a client gets `wip:invoke` only once it calls a tool that
+//! needs it, from the 403 that names it (the MCP authorization spec's step-up). Both scopes
+//! are in the metadata's `scopes_supported` for clients set up to ask for both at once. Every value put in a quoted string is
 //! either fixed here or a URL checked to hold no quote or backslash.
 
 use hyper::Response;
@@ -19,7 +24,7 @@ pub(crate) const INVOKE_SCOPE: &str = "wip:invoke";
 /// 401: no token, or `invalid` says why the one sent was refused.
 pub(crate) fn unauthorized(resource_metadata: &str, invalid: Option<Invalid>) -> Response<Body> {
     let mut value = format!(
-        "Bearer resource_metadata=\"{resource_metadata}\", scope=\"{READ_SCOPE} {INVOKE_SCOPE}\""
+        "Bearer resource_metadata=\"{resource_metadata}\", scope=\"{READ_SCOPE}\""
     );
     let text = match invalid {
         None => "unauthorized: send `Authorization: Bearer TOKEN` with an access token of the \
@@ -77,7 +82,7 @@ mod tests {
         assert_eq!(none.status(), StatusCode::UNAUTHORIZED);
         assert_eq!(
             challenge(&none),
-            format!("Bearer resource_metadata=\"{url}\", scope=\"wip:read wip:invoke\"")
+            format!("Bearer resource_metadata=\"{url}\", scope=\"wip:read\"")
         );
         let expired = unauthorized(url, Some(Invalid::Expired));
         assert!(
