@@ -23,9 +23,8 @@ pub(crate) const INVOKE_SCOPE: &str = "wip:invoke";
 
 /// 401: no token, or `invalid` says why the one sent was refused.
 pub(crate) fn unauthorized(resource_metadata: &str, invalid: Option<Invalid>) -> Response<Body> {
-    let mut value = format!(
-        "Bearer resource_metadata=\"{resource_metadata}\", scope=\"{READ_SCOPE}\""
-    );
+    let mut value =
+        format!("Bearer resource_metadata=\"{resource_metadata}\", scope=\"{READ_SCOPE}\"");
     let text = match invalid {
         None => "unauthorized: send `Authorization: Bearer TOKEN` with an access token of the \
                  issuer the resource metadata names\n"
