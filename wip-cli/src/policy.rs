@@ -20,6 +20,7 @@ use crate::cli::PolicyOptions;
 use crate::failure::{Failure, Result};
 
 pub(crate) use principals::Principals;
+use principals::{MAX_PARTIES, Party};
 
 /// The largest policy file read: far more patterns than a policy needs, and a bound on what a
 /// wrong path (a log, a device) costs before it is refused.
@@ -198,7 +199,7 @@ pub(crate) fn read_file(
                 continue;
             }
             "principals" | "groups" | "groups_claim" => {
-                principals::read(text, key, item, key_span, principals)?;
+                read_parties(text, key, item, key_span, principals)?;
                 continue;
             }
             other => {
@@ -300,6 +301,83 @@ fn read_list(
                 policy.add_target(list, path, origin);
             }
         }
+    }
+    Ok(())
+}
+
+/// Reads the top-level `key` of the policy file `text` (`principals`, `groups` or
+/// `groups_claim`), whose value is `item`, into `principals`.
+fn read_parties(
+    text: &str,
+    key: &str,
+    item: &Item,
+    key_span: Option<Range<usize>>,
+    principals: &mut Principals,
+) -> Result<(), FileError> {
+    let at = |span, message| error_at(text, span, message);
+    let span = item.span().or(key_span);
+    if key == "groups_claim" {
+        let Some(claim) = item.as_str().filter(|claim| !claim.is_empty()) else {
+            return Err(at(
+                span,
+                "groups_claim: expected the name of a claim, such as \"groups\"".to_owned(),
+            ));
+        };
+        principals.set_groups_claim(claim);
+        return Ok(());
+    }
+    let Some(table) = item.as_table_like() else {
+        return Err(at(
+            span,
+            format!("{key}: expected a table of names, each with its rules, such as [{key}.NAME]"),
+        ));
+    };
+    for (name, rules) in table.iter() {
+        let name_span = table.key(name).and_then(toml_edit::Key::span);
+        let Some(lists) = rules.as_table_like() else {
+            return Err(at(
+                rules.span().or(name_span),
+                format!(
+                    "{key}.{}: expected a table of allow, deny, allow_targets and deny_targets",
+                    Quoted(name)
+                ),
+            ));
+        };
+        if principals.len() >= MAX_PARTIES {
+            return Err(at(
+                name_span,
+                format!("more than {MAX_PARTIES} principals and groups"),
+            ));
+        }
+        let mut policy = Policy::default();
+        for (list_key, list_item) in lists.iter() {
+            let list_span = lists.key(list_key).and_then(toml_edit::Key::span);
+            let list = match list_key {
+                "allow" => Rule::Patterns(PatternList::Allow),
+                "deny" => Rule::Patterns(PatternList::Deny),
+                "allow_targets" => Rule::Targets(TargetList::AllowTargets),
+                "deny_targets" => Rule::Targets(TargetList::DenyTargets),
+                other => {
+                    return Err(at(
+                        list_span,
+                        format!(
+                            "{key}.{}: unknown key {}: a principal's or a group's keys are allow, \
+                             deny, allow_targets and deny_targets (reads, confirmations and \
+                             read-only mode are the operator's)",
+                            Quoted(name),
+                            Quoted(other)
+                        ),
+                    ));
+                }
+            };
+            read_list(text, list_key, list_item, list_span, list, &mut policy)?;
+        }
+        let party = if key == "principals" {
+            Party::Principal
+        } else {
+            Party::Group
+        };
+        principals.insert(party, name, policy);
     }
     Ok(())
 }

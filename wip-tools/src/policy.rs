@@ -151,7 +151,7 @@ pub enum Refusal {
         /// The party the rules are for, as the narrowing named it.
         whose: String,
         /// The rule that refused.
-        refusal: Box<Refusal>,
+        refusal: Box<Self>,
     },
 }
 

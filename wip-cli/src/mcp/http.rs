@@ -117,7 +117,7 @@ impl Listen {
         };
         let guard = match (&self.auth_token_file, &self.oauth) {
             (Some(file), _) => Guard::Tokens(Tokens::read(file)?),
-            (None, Some(oauth)) => Guard::OAuth(Arc::new(Resource::start(oauth).await?)),
+            (None, Some(oauth)) => Guard::OAuth(Arc::new(Resource::start(oauth, MCP_PATH).await?)),
             (None, None) if addr.ip().is_loopback() => Guard::Open,
             (None, None) => {
                 return Err(Failure::input(format!(

@@ -16,17 +16,22 @@
 //! the operator's rules, the principal's and those of each of its groups all let it run.
 
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::sync::Arc;
 
-use toml_edit::Item;
 use wip_refs::Quoted;
-use wip_tools::{PatternList, Policy, TargetList};
-
-use super::{FileError, Rule, error_at, read_list};
+use wip_tools::Policy;
 
 /// The most principals and groups one file may name together.
-const MAX_PARTIES: usize = 10_000;
+pub(super) const MAX_PARTIES: usize = 10_000;
+
+/// Which table of the file rules are for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Party {
+    /// `[principals.SUB]`.
+    Principal,
+    /// `[groups.NAME]`.
+    Group,
+}
 
 /// The rules for principals and groups.
 #[derive(Debug, Default)]
@@ -74,83 +79,24 @@ impl Principals {
     pub(super) fn needs_groups_claim(&self) -> bool {
         !self.groups.is_empty() && self.groups_claim.is_none()
     }
-}
 
-/// Reads the top-level `key` of the policy file `text` (`principals`, `groups` or
-/// `groups_claim`), whose value is `item`, into `principals`.
-pub(super) fn read(
-    text: &str,
-    key: &str,
-    item: &Item,
-    key_span: Option<Range<usize>>,
-    principals: &mut Principals,
-) -> Result<(), FileError> {
-    let at = |span, message| error_at(text, span, message);
-    let span = item.span().or(key_span.clone());
-    if key == "groups_claim" {
-        let Some(claim) = item.as_str().filter(|claim| !claim.is_empty()) else {
-            return Err(at(
-                span,
-                "groups_claim: expected the name of a claim, such as \"groups\"".to_owned(),
-            ));
-        };
-        principals.groups_claim = Some(claim.to_owned());
-        return Ok(());
+    pub(super) fn set_groups_claim(&mut self, claim: &str) {
+        self.groups_claim = Some(claim.to_owned());
     }
-    let Some(table) = item.as_table_like() else {
-        return Err(at(
-            span,
-            format!("{key}: expected a table of names, each with its rules, such as [{key}.NAME]"),
-        ));
-    };
-    for (name, rules) in table.iter() {
-        let name_span = table.key(name).and_then(toml_edit::Key::span);
-        let Some(lists) = rules.as_table_like() else {
-            return Err(at(
-                rules.span().or(name_span),
-                format!(
-                    "{key}.{}: expected a table of allow, deny, allow_targets and deny_targets",
-                    Quoted(name)
-                ),
-            ));
-        };
-        if principals.principals.len() + principals.groups.len() >= MAX_PARTIES {
-            return Err(at(
-                name_span,
-                format!("more than {MAX_PARTIES} principals and groups"),
-            ));
-        }
-        let mut policy = Policy::default();
-        for (list_key, list_item) in lists.iter() {
-            let list_span = lists.key(list_key).and_then(toml_edit::Key::span);
-            let list = match list_key {
-                "allow" => Rule::Patterns(PatternList::Allow),
-                "deny" => Rule::Patterns(PatternList::Deny),
-                "allow_targets" => Rule::Targets(TargetList::AllowTargets),
-                "deny_targets" => Rule::Targets(TargetList::DenyTargets),
-                other => {
-                    return Err(at(
-                        list_span,
-                        format!(
-                            "{key}.{}: unknown key {}: a principal's or a group's keys are allow, \
-                             deny, allow_targets and deny_targets (reads, confirmations and \
-                             read-only mode are the operator's)",
-                            Quoted(name),
-                            Quoted(other)
-                        ),
-                    ));
-                }
-            };
-            read_list(text, list_key, list_item, list_span, list, &mut policy)?;
-        }
-        let kept = if key == "principals" {
-            &mut principals.principals
-        } else {
-            &mut principals.groups
-        };
-        kept.insert(name.to_owned(), Arc::new(policy));
+
+    /// How many principals and groups have rules.
+    pub(super) fn len(&self) -> usize {
+        self.principals.len() + self.groups.len()
     }
-    Ok(())
+
+    /// Keeps `rules` for the principal or group `name`.
+    pub(super) fn insert(&mut self, party: Party, name: &str, rules: Policy) {
+        let kept = match party {
+            Party::Principal => &mut self.principals,
+            Party::Group => &mut self.groups,
+        };
+        kept.insert(name.to_owned(), Arc::new(rules));
+    }
 }
 
 #[cfg(test)]
@@ -160,7 +106,7 @@ mod tests {
     use wip_tools::{Refusal, Via};
 
     use super::*;
-    use crate::policy::read_file;
+    use crate::policy::{FileError, read_file};
 
     fn read(text: &str) -> Result<(Policy, Principals), FileError> {
         let mut policy = Policy::default();

@@ -15,6 +15,27 @@ use tokio::sync::Mutex;
 use crate::mcp::oauth::fetch::{FetchError, Fetcher};
 use crate::mcp::oauth::url::WebUrl;
 
+/// The algorithms a token may be signed with: asymmetric ones only, so that the public keys
+/// the issuer publishes can never serve as a shared secret.
+pub(crate) const ASYMMETRIC: [Algorithm; 9] = [
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
+
+/// The asymmetric algorithm named `name` (as a JOSE header names it), if it is one.
+fn asymmetric(name: &str) -> Option<Algorithm> {
+    ASYMMETRIC
+        .into_iter()
+        .find(|algorithm| format!("{algorithm:?}") == name)
+}
+
 /// The shortest time between two fetches of the key set.
 pub(crate) const MIN_REFETCH: Duration = Duration::from_secs(60);
 /// How long a fetched key set is used before the next token makes it fetched again: a key
@@ -166,7 +187,7 @@ fn verifying_key(jwk: &Jwk) -> Option<Key> {
         return None;
     }
     let algorithm = match jwk.common.key_algorithm {
-        Some(named) => Some(super::token::asymmetric(&named.to_string())?),
+        Some(named) => Some(asymmetric(&named.to_string())?),
         None => None,
     };
     let decoding = DecodingKey::from_jwk(jwk).ok()?;
@@ -174,4 +195,19 @@ fn verifying_key(jwk: &Jwk) -> Option<Key> {
         decoding,
         algorithm,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_asymmetric_algorithms_are_named() {
+        for name in ["RS256", "PS256", "ES256", "ES384", "EdDSA", "PS512"] {
+            assert!(asymmetric(name).is_some(), "{name}");
+        }
+        for name in ["none", "HS256", "HS512", "rs256", ""] {
+            assert!(asymmetric(name).is_none(), "{name}");
+        }
+    }
 }

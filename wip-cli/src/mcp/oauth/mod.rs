@@ -122,8 +122,9 @@ pub(crate) struct Resource {
 }
 
 impl Resource {
-    /// Checks the URLs, reads the issuer's metadata and fetches its keys.
-    pub(crate) async fn start(options: &OAuthOptions) -> Result<Self> {
+    /// Checks the URLs, reads the issuer's metadata and fetches its keys; the metadata is
+    /// served suffixed with the resource's path and with `endpoint`, the MCP endpoint's path.
+    pub(crate) async fn start(options: &OAuthOptions, endpoint: &str) -> Result<Self> {
         let issuer = WebUrl::parse(&options.issuer).map_err(|why| {
             Failure::input(format!(
                 "--oauth-issuer {}: {why}",
@@ -160,7 +161,7 @@ impl Resource {
             )));
         }
         let mut metadata_paths = vec![METADATA_PATH.to_owned()];
-        for path in [resource.path(), crate::mcp::http::MCP_PATH] {
+        for path in [resource.path(), endpoint] {
             let suffixed = format!("{METADATA_PATH}{path}");
             if !path.is_empty() && !metadata_paths.contains(&suffixed) {
                 metadata_paths.push(suffixed);
