@@ -369,7 +369,7 @@ pub(crate) struct McpOptions {
     #[arg(long, value_name = "URL", requires_all = ["listen", "resource"])]
     pub(crate) oauth_issuer: Option<String>,
     /// The canonical URL of this MCP endpoint as clients reach it (such as
-    /// https://mcp.example.com/mcp): the audience tokens must name, and the `resource` of the
+    /// `https://mcp.example.com/mcp`): the audience tokens must name, and the `resource` of the
     /// metadata served at /.well-known/oauth-protected-resource.
     #[arg(long, value_name = "URL", requires = "oauth_issuer")]
     pub(crate) resource: Option<String>,
