@@ -680,3 +680,86 @@ async fn the_python_sdks_oauth_client_finds_the_issuer_and_steps_up_its_scope() 
     assert_eq!(scopes, ["wip:invoke", "wip:read"], "{issued:?}");
     Ok(())
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_issuer_that_cannot_be_used_stops_the_server_before_it_serves() -> TestResult {
+    let demo = fixtures::demo().await?;
+    let key = TestKey::p256("k")?;
+    let issuer = Issuer::start(&[&key]).await?;
+    let down = format!("http://127.0.0.1:{}/issuer", free_port().await?);
+    let other_path = format!("{}/other", issuer.url());
+    let token_file = fixtures::policy_file("token", "t0ken\n")?;
+    let token_file = token_file.to_string_lossy();
+    for (args, code, expected) in [
+        (
+            vec![
+                "--oauth-issuer",
+                "http://id.example.com",
+                "--resource",
+                "https://mcp.example.com/mcp",
+            ],
+            2,
+            "--oauth-issuer \"http://id.example.com\": http is accepted on a loopback host only",
+        ),
+        (
+            vec![
+                "--oauth-issuer",
+                issuer.url(),
+                "--resource",
+                "mcp.example.com/mcp",
+            ],
+            2,
+            "--resource \"mcp.example.com/mcp\": not a URL",
+        ),
+        (
+            vec![
+                "--oauth-issuer",
+                &down,
+                "--resource",
+                "https://mcp.example.com/mcp",
+            ],
+            1,
+            "the metadata of the issuer",
+        ),
+        (
+            // Its RFC 8414 metadata is not there, and no OpenID configuration either.
+            vec![
+                "--oauth-issuer",
+                &other_path,
+                "--resource",
+                "https://mcp.example.com/mcp",
+            ],
+            1,
+            "answered 404 Not Found, not 200",
+        ),
+        (
+            vec![
+                "--oauth-issuer",
+                issuer.url(),
+                "--resource",
+                "https://mcp.example.com/mcp",
+                "--auth-token-file",
+                &token_file,
+            ],
+            2,
+            "cannot be used with",
+        ),
+        (vec!["--oauth-issuer", issuer.url()], 2, "--resource <URL>"),
+    ] {
+        let output = common::wip(&[
+            "mcp",
+            "--endpoint",
+            &demo.endpoint(),
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args(&args)
+        .output()
+        .await?;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}: served");
+    }
+    Ok(())
+}
