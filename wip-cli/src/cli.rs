@@ -321,7 +321,9 @@ first, so the pages of a Host that does not change follow on from each other.";
 /// What `wip mcp --help` says after the options: what is served and what is refused.
 const MCP_HELP: &str = "Examples:\n  wip mcp --endpoint http://127.0.0.1:8080/wip\n  \
 wip mcp --listen localhost:8090 --endpoint http://127.0.0.1:8080/wip\n  \
-wip mcp --listen 0.0.0.0:8090 --auth-token-file token.txt --endpoint http://127.0.0.1:8080/wip\n\n\
+wip mcp --listen 0.0.0.0:8090 --auth-token-file token.txt --endpoint http://127.0.0.1:8080/wip\n  \
+wip mcp --listen 0.0.0.0:8090 --oauth-issuer https://id.example.com/realms/wip \
+--resource https://mcp.example.com/mcp --endpoint http://127.0.0.1:8080/wip\n\n\
 On stdio, stdout carries the protocol and logs go to stderr. With --listen, the endpoint is \
 http://ADDR/mcp, printed first as `mcp: http://ADDR/mcp`; beside it GET /healthz and /readyz \
 (`ok` or `not ready: host` / `not ready: store`, no token) and /metrics (Prometheus text). \
@@ -329,7 +331,11 @@ Cursors of cut results and cancelled calls' outcomes belong to the client (the t
 or the listener without tokens), not to a session; with --store postgres://… replicas share \
 them and 2025-11-25 sessions, so any replica serves any request.\n\n\
 Refused, over HTTP:\n\
-- a non-loopback ADDR without --auth-token-file (the command exits 2);\n\
+- a non-loopback ADDR without --auth-token-file or --oauth-issuer (the command exits 2);\n\
+- with --oauth-issuer, any request without a valid access token of the issuer for --resource \
+(401 with `WWW-Authenticate: Bearer resource_metadata=…`), one whose token has neither wip:read \
+nor wip:invoke, and, with wip:read only, a call of a tool other than discover, inspect and read \
+(403 insufficient_scope), but /healthz, /readyz and /.well-known/oauth-protected-resource;\n\
 - with --auth-token-file, any request without `Authorization: Bearer TOKEN` for a token of \
 the file (401), but /healthz and /readyz;\n\
 - on a loopback ADDR, a Host header other than localhost, 127.0.0.1, ::1 or the bound address \
@@ -349,8 +355,33 @@ pub(crate) struct McpOptions {
     pub(crate) listen: Option<String>,
     /// Require `Authorization: Bearer TOKEN` on every request, TOKEN one of the lines of FILE
     /// (one token per client; each token's holder has its own cursors).
-    #[arg(long, value_name = "FILE", requires = "listen")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "listen",
+        conflicts_with = "oauth_issuer"
+    )]
     pub(crate) auth_token_file: Option<PathBuf>,
+    /// Require on every request an OAuth 2.1 access token (a JWT) of the authorization server
+    /// URL, found through its RFC 8414 or OpenID metadata, for --resource as its audience,
+    /// with the scope wip:read (reads only) or wip:invoke; each token's subject has its own
+    /// cursors.
+    #[arg(long, value_name = "URL", requires_all = ["listen", "resource"])]
+    pub(crate) oauth_issuer: Option<String>,
+    /// The canonical URL of this MCP endpoint as clients reach it (such as
+    /// `https://mcp.example.com/mcp`): the audience tokens must name, and the `resource` of the
+    /// metadata served at /.well-known/oauth-protected-resource.
+    #[arg(long, value_name = "URL", requires = "oauth_issuer")]
+    pub(crate) resource: Option<String>,
+    /// Also accept opaque access tokens (any token that is not a JWT), asked of the issuer's
+    /// RFC 7662 introspection endpoint URL with the client credentials of --oauth-client-file;
+    /// an answer is kept until the token expires, at most 60 seconds.
+    #[arg(long, value_name = "URL", requires_all = ["oauth_issuer", "oauth_client_file"])]
+    pub(crate) oauth_introspection: Option<String>,
+    /// The client credentials for --oauth-introspection: the client id on the first line of
+    /// FILE, the client secret on the second.
+    #[arg(long, value_name = "FILE", requires = "oauth_introspection")]
+    pub(crate) oauth_client_file: Option<PathBuf>,
     /// Accept browser requests from ORIGIN (scheme://host or scheme://host:port); repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "listen")]
     pub(crate) allow_origin: Vec<String>,

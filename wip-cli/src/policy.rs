@@ -6,6 +6,8 @@
 //! does not parse, or an empty `allow` / `allow_targets` (which would let nothing run: leave the
 //! key out instead) is refused before anything is sent, with the file, line and column (exit 2).
 
+mod principals;
+
 use std::ops::Range;
 use std::path::Path as FilePath;
 
@@ -17,6 +19,9 @@ use wip_tools::{PatternList, Policy, TargetList};
 use crate::cli::PolicyOptions;
 use crate::failure::{Failure, Result};
 
+pub(crate) use principals::Principals;
+use principals::{MAX_PARTIES, Party};
+
 /// The largest policy file read: far more patterns than a policy needs, and a bound on what a
 /// wrong path (a log, a device) costs before it is refused.
 pub(crate) const MAX_POLICY_BYTES: u64 = 1024 * 1024;
@@ -26,15 +31,7 @@ pub(crate) fn load(options: &PolicyOptions) -> Result<Policy> {
     let mut policy = Policy::default();
     if let Some(file) = &options.policy {
         let text = read(file)?;
-        read_toml(&text, &mut policy).map_err(|error| {
-            Failure::input(format!(
-                "policy file {} line {}, column {}: {}",
-                Quoted(&file.to_string_lossy()),
-                error.line,
-                error.column,
-                error.message
-            ))
-        })?;
+        read_toml(&text, &mut policy).map_err(|error| error.in_file(file))?;
     }
     let patterns = [
         (PatternList::Reads, "--reads", &options.reads),
@@ -88,6 +85,18 @@ pub(crate) fn load(options: &PolicyOptions) -> Result<Policy> {
     Ok(policy)
 }
 
+/// The rules of the policy file for principals and groups (none without a file): read apart
+/// from the operator's, since only `wip mcp` with `--oauth-issuer` knows whom a call is for.
+pub(crate) fn load_principals(options: &PolicyOptions) -> Result<Principals> {
+    let mut principals = Principals::default();
+    if let Some(file) = &options.policy {
+        let text = read(file)?;
+        read_file(&text, &mut Policy::default(), &mut principals)
+            .map_err(|error| error.in_file(file))?;
+    }
+    Ok(principals)
+}
+
 /// Whether the options state any rule at all.
 pub(crate) fn is_given(options: &PolicyOptions) -> bool {
     options.policy.is_some()
@@ -136,16 +145,33 @@ pub(crate) struct FileError {
     pub(crate) message: String,
 }
 
-/// Adds the rules of the policy file `text` to `policy`.
+impl FileError {
+    /// The usage error that names `file`, the line and the column.
+    fn in_file(&self, file: &FilePath) -> Failure {
+        Failure::input(format!(
+            "policy file {} line {}, column {}: {}",
+            Quoted(&file.to_string_lossy()),
+            self.line,
+            self.column,
+            self.message
+        ))
+    }
+}
+
+/// Adds the rules of the policy file `text` to `policy` (its principals' and groups' rules are
+/// checked, and left out).
 pub(crate) fn read_toml(text: &str, policy: &mut Policy) -> Result<(), FileError> {
-    let at = |span: Option<Range<usize>>, message: String| {
-        let (line, column) = position(text, span.map_or(0, |span| span.start));
-        FileError {
-            line,
-            column,
-            message,
-        }
-    };
+    read_file(text, policy, &mut Principals::default())
+}
+
+/// Adds the rules of the policy file `text` to `policy`, and those of its principals and
+/// groups to `principals`.
+pub(crate) fn read_file(
+    text: &str,
+    policy: &mut Policy,
+    principals: &mut Principals,
+) -> Result<(), FileError> {
+    let at = |span, message| error_at(text, span, message);
     let document = Document::parse(text)
         .map_err(|error| at(error.span(), format!("not TOML: {}", error.message())))?;
     let table: &Table = document.as_table();
@@ -172,73 +198,186 @@ pub(crate) fn read_toml(text: &str, policy: &mut Policy) -> Result<(), FileError
                 }
                 continue;
             }
+            "principals" | "groups" | "groups_claim" => {
+                read_parties(text, key, item, key_span, principals)?;
+                continue;
+            }
             other => {
                 return Err(at(
                     key_span,
                     format!(
-                        "unknown key {}: the keys are reads, allow, deny, confirm, allow_targets, deny_targets, confirm_targets and read_only",
+                        "unknown key {}: the keys are reads, allow, deny, confirm, allow_targets, deny_targets, confirm_targets, read_only, groups_claim, principals and groups",
                         Quoted(other)
                     ),
                 ));
             }
         };
-        let Some(array) = item.as_array() else {
+        read_list(text, key, item, key_span, list, policy)?;
+    }
+    if principals.needs_groups_claim() {
+        return Err(at(
+            None,
+            "groups: rules for groups need groups_claim, the name of the token's claim that \
+             lists its groups (such as groups or roles)"
+                .to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// The error at `span` of `text`.
+fn error_at(text: &str, span: Option<Range<usize>>, message: String) -> FileError {
+    let (line, column) = position(text, span.map_or(0, |span| span.start));
+    FileError {
+        line,
+        column,
+        message,
+    }
+}
+
+/// Adds the entries of `item`, the value of `key`, to `list` of `policy`.
+fn read_list(
+    text: &str,
+    key: &str,
+    item: &Item,
+    key_span: Option<Range<usize>>,
+    list: Rule,
+    policy: &mut Policy,
+) -> Result<(), FileError> {
+    let at = |span, message| error_at(text, span, message);
+    let Some(array) = item.as_array() else {
+        return Err(at(
+            span_of(item, key_span),
+            format!("{key}: expected an array of strings"),
+        ));
+    };
+    if array.is_empty()
+        && matches!(
+            list,
+            Rule::Patterns(PatternList::Allow) | Rule::Targets(TargetList::AllowTargets)
+        )
+    {
+        return Err(at(
+            span_of(item, key_span),
+            format!(
+                "{key} is empty, which would let nothing run: leave {key} out to let everything run"
+            ),
+        ));
+    }
+    for value in array.iter() {
+        let Some(entry) = value.as_str() else {
             return Err(at(
-                span_of(item, key_span),
-                format!("{key}: expected an array of strings"),
+                value.span(),
+                format!("{key}: expected a string, found {}", value.type_name()),
             ));
         };
-        if array.is_empty()
-            && matches!(
-                list,
-                Rule::Patterns(PatternList::Allow) | Rule::Targets(TargetList::AllowTargets)
-            )
-        {
-            return Err(at(
-                span_of(item, key_span),
-                format!(
-                    "{key} is empty, which would let nothing run: leave {key} out to let everything run"
-                ),
-            ));
-        }
-        for value in array.iter() {
-            let Some(entry) = value.as_str() else {
-                return Err(at(
-                    value.span(),
-                    format!("{key}: expected a string, found {}", value.type_name()),
-                ));
-            };
-            let start = value.span().map_or(0, |span| span.start);
-            let origin = format!("policy file line {}", position(text, start).0);
-            match list {
-                Rule::Patterns(list) => {
-                    let pattern = parse_operation_pattern(entry).map_err(|error| {
-                        let offset = char_in_source(text, value, error.offset());
-                        at(
-                            Some(offset..offset),
-                            format!(
-                                "{key}: {} is not an operation pattern: {}",
-                                Quoted(entry),
-                                ErrorChain(&error)
-                            ),
-                        )
-                    })?;
-                    policy.add_pattern(list, pattern, origin);
-                }
-                Rule::Targets(list) => {
-                    let path = Path::new(entry).map_err(|error| {
-                        at(
-                            value.span(),
-                            format!(
-                                "{key}: {} is not a canonical absolute path: {error}",
-                                Quoted(entry)
-                            ),
-                        )
-                    })?;
-                    policy.add_target(list, path, origin);
-                }
+        let start = value.span().map_or(0, |span| span.start);
+        let origin = format!("policy file line {}", position(text, start).0);
+        match list {
+            Rule::Patterns(list) => {
+                let pattern = parse_operation_pattern(entry).map_err(|error| {
+                    let offset = char_in_source(text, value, error.offset());
+                    at(
+                        Some(offset..offset),
+                        format!(
+                            "{key}: {} is not an operation pattern: {}",
+                            Quoted(entry),
+                            ErrorChain(&error)
+                        ),
+                    )
+                })?;
+                policy.add_pattern(list, pattern, origin);
+            }
+            Rule::Targets(list) => {
+                let path = Path::new(entry).map_err(|error| {
+                    at(
+                        value.span(),
+                        format!(
+                            "{key}: {} is not a canonical absolute path: {error}",
+                            Quoted(entry)
+                        ),
+                    )
+                })?;
+                policy.add_target(list, path, origin);
             }
         }
+    }
+    Ok(())
+}
+
+/// Reads the top-level `key` of the policy file `text` (`principals`, `groups` or
+/// `groups_claim`), whose value is `item`, into `principals`.
+fn read_parties(
+    text: &str,
+    key: &str,
+    item: &Item,
+    key_span: Option<Range<usize>>,
+    principals: &mut Principals,
+) -> Result<(), FileError> {
+    let at = |span, message| error_at(text, span, message);
+    let span = item.span().or(key_span);
+    if key == "groups_claim" {
+        let Some(claim) = item.as_str().filter(|claim| !claim.is_empty()) else {
+            return Err(at(
+                span,
+                "groups_claim: expected the name of a claim, such as \"groups\"".to_owned(),
+            ));
+        };
+        principals.set_groups_claim(claim);
+        return Ok(());
+    }
+    let Some(table) = item.as_table_like() else {
+        return Err(at(
+            span,
+            format!("{key}: expected a table of names, each with its rules, such as [{key}.NAME]"),
+        ));
+    };
+    for (name, rules) in table.iter() {
+        let name_span = table.key(name).and_then(toml_edit::Key::span);
+        let Some(lists) = rules.as_table_like() else {
+            return Err(at(
+                rules.span().or(name_span),
+                format!(
+                    "{key}.{}: expected a table of allow, deny, allow_targets and deny_targets",
+                    Quoted(name)
+                ),
+            ));
+        };
+        if principals.len() >= MAX_PARTIES {
+            return Err(at(
+                name_span,
+                format!("more than {MAX_PARTIES} principals and groups"),
+            ));
+        }
+        let mut policy = Policy::default();
+        for (list_key, list_item) in lists.iter() {
+            let list_span = lists.key(list_key).and_then(toml_edit::Key::span);
+            let list = match list_key {
+                "allow" => Rule::Patterns(PatternList::Allow),
+                "deny" => Rule::Patterns(PatternList::Deny),
+                "allow_targets" => Rule::Targets(TargetList::AllowTargets),
+                "deny_targets" => Rule::Targets(TargetList::DenyTargets),
+                other => {
+                    return Err(at(
+                        list_span,
+                        format!(
+                            "{key}.{}: unknown key {}: a principal's or a group's keys are allow, \
+                             deny, allow_targets and deny_targets (reads, confirmations and \
+                             read-only mode are the operator's)",
+                            Quoted(name),
+                            Quoted(other)
+                        ),
+                    ));
+                }
+            };
+            read_list(text, list_key, list_item, list_span, list, &mut policy)?;
+        }
+        let party = if key == "principals" {
+            Party::Principal
+        } else {
+            Party::Group
+        };
+        principals.insert(party, name, policy);
     }
     Ok(())
 }

@@ -50,8 +50,8 @@ impl<W: Worldspace> Tools<W> {
 
     /// The same tools under `policy`, which every call (invoke, read, and the call binding's
     /// calls, which are invokes) is checked against before anything is sent.
-    pub fn with_policy(mut self, policy: Policy) -> Self {
-        self.policy = Arc::new(policy);
+    pub fn with_policy(mut self, policy: impl Into<Arc<Policy>>) -> Self {
+        self.policy = policy.into();
         self
     }
 

@@ -22,7 +22,7 @@ use tokio::task::JoinHandle;
 use wip_model::Path;
 use wip_tools::operations::OperationTool;
 use wip_tools::{
-    Confirm, Cursors, RestStore, ToolOutput, ToolReport, ToolsConfig, output_schema,
+    Confirm, Cursors, Policy, RestStore, ToolOutput, ToolReport, ToolsConfig, output_schema,
     structured_content, tool_definitions_for,
 };
 
@@ -31,6 +31,7 @@ use crate::mcp::confirm::Confirmations;
 use crate::mcp::declare::declare;
 use crate::mcp::instructions::server_info;
 use crate::mcp::metrics::{CallWatch, Metrics};
+use crate::mcp::oauth::Grant;
 use crate::mcp::operations::Listing;
 use crate::mcp::outcomes::{Call, Outcomes};
 use crate::mcp::principal::{Principal, Recent};
@@ -197,13 +198,25 @@ impl WipServer {
             .clone()
     }
 
-    /// Starts the tool for `principal` in a task of its own, its requests counted and governed
-    /// by `scope`, a call the policy confirms put to the user through `confirm`.
+    /// The policy `context`'s request runs under when its access token narrows the operator's
+    /// (see [`Grant::narrow`]); `None` for the operator's own.
+    fn narrowed_of(&self, context: &RequestContext<RoleServer>) -> Option<Arc<Policy>> {
+        let grant = context
+            .extensions
+            .get::<hyper::http::request::Parts>()
+            .and_then(|parts| parts.extensions.get::<Grant>())?;
+        grant.narrow(self.connection.tools.policy()).map(Arc::new)
+    }
+
+    /// Starts the tool for `principal` in a task of its own, under `narrowed` when the
+    /// principal's token narrows the policy, its requests counted and governed by `scope`, a
+    /// call the policy confirms put to the user through `confirm`.
     fn start(
         &self,
         run: Run,
         arguments: Value,
         principal: &Principal,
+        narrowed: Option<Arc<Policy>>,
         scope: &Arc<CallScope>,
         confirm: Arc<dyn Confirm>,
     ) -> JoinHandle<ToolReport> {
@@ -211,6 +224,10 @@ impl WipServer {
         let cursors = Cursors::in_store(Arc::clone(&self.rests), principal.name());
         tokio::spawn(Arc::clone(scope).run(async move {
             let tools = connection.tools.for_session(&cursors).with_confirm(confirm);
+            let tools = match narrowed {
+                Some(policy) => tools.with_policy(policy),
+                None => tools,
+            };
             match run {
                 Run::Tool(name) => tools.call_tool_report(&name, &arguments).await,
                 Run::Operation(tool) => tools.call_operation_tool_report(&tool, &arguments).await,
@@ -338,7 +355,15 @@ impl ServerHandler for WipServer {
         if let Some(metrics) = &self.metrics {
             metrics.set_principals(self.recent.saw(&principal));
         }
-        let mut task = self.start(run, arguments.clone(), &principal, &scope, asker.clone());
+        let narrowed = self.narrowed_of(&context);
+        let mut task = self.start(
+            run,
+            arguments.clone(),
+            &principal,
+            narrowed,
+            &scope,
+            asker.clone(),
+        );
         let total = (request.name == "discover").then_some(self.crawl_budget as f64);
         let progress = context.meta.get_progress_token().map(|token| Reporter {
             token,

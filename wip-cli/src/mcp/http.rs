@@ -5,13 +5,17 @@
 //!   name or the bound address, and a request that carries an Origin (browsers send one; MCP
 //!   clients that are not browsers send none) must come from a loopback origin at the server's
 //!   own port or from an `--allow-origin`.
-//! - A non-loopback address only with `--auth-token-file`; see [`Listen::check`].
+//! - A non-loopback address only with `--auth-token-file` or `--oauth-issuer`; see
+//!   [`Listen::check`].
 //! - With tokens ([`tokens`](super::tokens)), every request without `Authorization: Bearer
 //!   TOKEN` for one of them is answered 401 (each token compared in constant time, and taken
 //!   off the request before rmcp sees it, so it is never logged). The token's holder is the
 //!   principal the request acts for; without tokens, the listener is. On a non-loopback
 //!   address any Host is then accepted, and a browser Origin only from `--allow-origin`; on a
 //!   loopback address the loopback checks above still apply.
+//! - With `--oauth-issuer`, the same with access tokens of the issuer instead, as
+//!   [`oauth`](super::oauth) says, the resource's metadata served without a token; who may
+//!   come in is the [`Guard`]'s to say.
 //! - A connection that has not sent a request's headers within [`HEADER_READ_TIMEOUT`] is
 //!   closed, and a body that has not arrived within [`BODY_READ_TIMEOUT`] is answered 408, so a
 //!   peer without the token cannot hold a connection open.
@@ -40,10 +44,11 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 
 use crate::failure::{Failure, Result};
+use crate::mcp::guard::Guard;
 use crate::mcp::handler::WipServer;
-use crate::mcp::ops::Ops;
-use crate::mcp::principal::Principal;
-use crate::mcp::response::{Body, plain, unauthorized};
+use crate::mcp::oauth::{OAuthOptions, Resource};
+use crate::mcp::ops::{METRICS, Ops};
+use crate::mcp::response::{Body, plain};
 use crate::mcp::sessions::Sessions;
 use crate::mcp::tokens::Tokens;
 use crate::output::print_text;
@@ -66,6 +71,9 @@ pub(crate) struct Listen {
     pub(crate) addr: String,
     /// The file holding the bearer token every request must carry.
     pub(crate) auth_token_file: Option<PathBuf>,
+    /// The authorization server whose access tokens every request must carry, and this
+    /// resource's URL.
+    pub(crate) oauth: Option<OAuthOptions>,
     /// Browser origins accepted besides the loopback ones at the server's own port.
     pub(crate) allow_origins: Vec<String>,
     /// The most sessions open at once.
@@ -74,15 +82,16 @@ pub(crate) struct Listen {
     pub(crate) session_idle: Duration,
 }
 
-/// What [`Listen::check`] found: where to bind, and the token when one is required.
+/// What [`Listen::check`] found: where to bind, and who may come in.
 pub(crate) struct Checked {
     addr: SocketAddr,
-    tokens: Option<Tokens>,
+    guard: Guard,
 }
 
 impl Listen {
-    /// Resolves the address and reads the token; refuses a non-loopback address without a
-    /// token, since the tools then act on the Host for anyone who reaches the port.
+    /// Resolves the address and reads the tokens (or the issuer's metadata and keys); refuses
+    /// a non-loopback address without either, since the tools then act on the Host for anyone
+    /// who reaches the port.
     pub(crate) async fn check(&self) -> Result<Checked> {
         let resolved: Vec<SocketAddr> = tokio::net::lookup_host(self.addr.as_str())
             .await
@@ -106,14 +115,16 @@ impl Listen {
                 wip_refs::Quoted(&self.addr)
             )));
         };
-        let tokens = match &self.auth_token_file {
-            Some(file) => Some(Tokens::read(file)?),
-            None if addr.ip().is_loopback() => None,
-            None => {
+        let guard = match (&self.auth_token_file, &self.oauth) {
+            (Some(file), _) => Guard::Tokens(Tokens::read(file)?),
+            (None, Some(oauth)) => Guard::OAuth(Arc::new(Resource::start(oauth, MCP_PATH).await?)),
+            (None, None) if addr.ip().is_loopback() => Guard::Open,
+            (None, None) => {
                 return Err(Failure::input(format!(
                     "--listen {}: {} is not a loopback address, and a non-loopback address is \
                      served only with --auth-token-file FILE (every request must then carry \
-                     `Authorization: Bearer` with the token in FILE)",
+                     `Authorization: Bearer` with the token in FILE) or with --oauth-issuer URL \
+                     --resource URL (an access token of that issuer)",
                     wip_refs::Quoted(&self.addr),
                     addr.ip()
                 )));
@@ -122,7 +133,7 @@ impl Listen {
         for origin in &self.allow_origins {
             check_origin(origin)?;
         }
-        Ok(Checked { addr, tokens })
+        Ok(Checked { addr, guard })
     }
 }
 
@@ -152,7 +163,7 @@ pub(crate) async fn serve(
     ops: Ops,
     session_store: Option<Arc<dyn SessionStore>>,
 ) -> Result<()> {
-    let Checked { addr, tokens } = checked;
+    let Checked { addr, guard } = checked;
     let listener = TcpListener::bind(addr)
         .await
         .map_err(|error| Failure::other(format!("cannot listen on {addr}: {error}")))?;
@@ -184,12 +195,12 @@ pub(crate) async fn serve(
     let shared = Arc::new(Shared {
         service,
         sessions,
-        tokens,
+        guard,
         ops,
     });
     print_text(&format!("mcp: http://{local}{MCP_PATH}"))?;
     tracing::info!(
-        authenticated = shared.tokens.is_some(),
+        authenticated = shared.guard.asks_for_a_token(),
         "serving MCP over Streamable HTTP; Ctrl-C stops it"
     );
     let mut interrupted = std::pin::pin!(tokio::signal::ctrl_c());
@@ -232,19 +243,27 @@ pub(crate) async fn serve(
 struct Shared {
     service: StreamableHttpService<WipServer, crate::mcp::sessions::Manager>,
     sessions: Arc<Sessions>,
-    tokens: Option<Tokens>,
+    guard: Guard,
     ops: Ops,
 }
 
 impl Shared {
     async fn handle(&self, request: Request<Incoming>) -> Response<Body> {
-        let principal = match &self.tokens {
-            None => Some(Principal::listener()),
-            Some(tokens) => tokens.principal(request.headers().get(AUTHORIZATION)),
-        };
-        let authorized = principal.is_some();
-        if request.uri().path() != MCP_PATH {
-            let answer = self.ops.answer(&request, authorized, &self.sessions).await;
+        let path = request.uri().path();
+        if path != MCP_PATH {
+            if let Some(answer) = self.guard.metadata(&request) {
+                return answer;
+            }
+            // Only the metrics need a token beside the MCP endpoint.
+            let refusal = if path == METRICS {
+                self.guard
+                    .admit(request.headers().get(AUTHORIZATION))
+                    .await
+                    .err()
+            } else {
+                None
+            };
+            let answer = self.ops.answer(&request, refusal, &self.sessions).await;
             return answer.unwrap_or_else(|| {
                 plain(
                     StatusCode::NOT_FOUND,
@@ -253,13 +272,17 @@ impl Shared {
             });
         }
         let (mut parts, body) = request.into_parts();
-        let Some(principal) = principal else {
-            return unauthorized();
+        let admitted = match self.guard.admit(parts.headers.get(AUTHORIZATION)).await {
+            Ok(admitted) => admitted,
+            Err(refusal) => return refusal,
         };
         // rmcp hands the request's headers to the handler: the token stays here, and the
         // handler reads whom the request acts for from its extensions.
         parts.headers.remove(AUTHORIZATION);
-        parts.extensions.insert(principal);
+        parts.extensions.insert(admitted.principal.clone());
+        if let Some(grant) = admitted.grant.clone() {
+            parts.extensions.insert(grant);
+        }
         let read = tokio::time::timeout(BODY_READ_TIMEOUT, Limited::new(body, MAX_BODY).collect());
         let body = match read.await {
             Ok(Ok(collected)) => collected.to_bytes(),
@@ -279,6 +302,9 @@ impl Shared {
                 );
             }
         };
+        if let Some(refusal) = self.guard.beyond_scope(&admitted, &body) {
+            return refusal;
+        }
         let method = parts.method.clone();
         let request = Request::from_parts(parts, body);
         let mut response = if method == Method::POST {
@@ -344,6 +370,7 @@ mod tests {
         Listen {
             addr: addr.to_owned(),
             auth_token_file: None,
+            oauth: None,
             allow_origins: Vec::new(),
             max_sessions: 64,
             session_idle: Duration::from_secs(300),
@@ -363,7 +390,7 @@ mod tests {
                 panic!("{accepted} was refused");
             };
             assert!(checked.addr.ip().is_loopback(), "{accepted}");
-            assert!(checked.tokens.is_none());
+            assert!(!checked.guard.asks_for_a_token());
         }
     }
 

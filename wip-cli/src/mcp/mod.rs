@@ -20,11 +20,13 @@
 mod confirm;
 mod declare;
 mod gate;
+mod guard;
 mod handler;
 mod health;
 mod http;
 mod instructions;
 mod metrics;
+mod oauth;
 mod operations;
 mod ops;
 mod outcomes;
@@ -85,9 +87,27 @@ pub(crate) async fn run(global: &GlobalOptions, options: McpOptions) -> Result<(
             options.session_idle
         )));
     }
+    // The policy file's rules for principals apply to the subjects of access tokens only.
+    let principals = crate::policy::load_principals(&global.policy)?;
+    if !principals.is_empty() && options.oauth_issuer.is_none() {
+        return Err(Failure::input(
+            "the policy file has rules for principals or groups, which apply only to the \
+             access tokens of wip mcp --listen --oauth-issuer: without it, no request names \
+             its principal's sub or groups",
+        ));
+    }
     let listen = options.listen.map(|addr| http::Listen {
         addr,
         auth_token_file: options.auth_token_file,
+        oauth: match options.oauth_issuer.zip(options.resource) {
+            Some((issuer, resource)) => Some(oauth::OAuthOptions {
+                issuer,
+                resource,
+                introspection: options.oauth_introspection.zip(options.oauth_client_file),
+                principals: Arc::new(principals),
+            }),
+            None => None,
+        },
         allow_origins: options.allow_origin,
         max_sessions: usize::try_from(options.max_sessions).unwrap_or(usize::MAX),
         session_idle: Duration::from_secs(options.session_idle),

@@ -2,7 +2,8 @@
 //!
 //! - `GET /healthz`: `ok` while the process serves.
 //! - `GET /readyz`: `ok`, or 503 `not ready: host` / `not ready: store` ([`health`](super::health)).
-//! - `GET /metrics`: the [`metrics`](super::metrics), behind the bearer token when there is one.
+//! - `GET /metrics`: the [`metrics`](super::metrics), behind the bearer token (or the access
+//!   token) when the server asks for one.
 //!
 //! The two checks need no token and tell nothing but the state in one word, so a load balancer
 //! can use them on any address; what the metrics count is no secret, but how much the server
@@ -17,7 +18,7 @@ use hyper::{Method, Request, Response, StatusCode};
 use crate::connect::Connection;
 use crate::mcp::health::Health;
 use crate::mcp::metrics::{Metrics, OPENMETRICS_TEXT, PROMETHEUS_TEXT};
-use crate::mcp::response::{Body, plain, unauthorized};
+use crate::mcp::response::{Body, plain};
 use crate::mcp::sessions::Sessions;
 use crate::watch::{HostEnd, HostRequest, StoreExchange, Watcher};
 
@@ -77,12 +78,13 @@ impl Ops {
         Arc::clone(&self.metrics)
     }
 
-    /// The answer to `request` when its path is one of these, `authorized` when it carried
-    /// the token (or none is required); `None` for any other path.
+    /// The answer to `request` when its path is one of these, `refusal` the answer to give
+    /// for the metrics when the request did not carry a token that lets it in; `None` for any
+    /// other path.
     pub(crate) async fn answer<B>(
         &self,
         request: &Request<B>,
-        authorized: bool,
+        refusal: Option<Response<Body>>,
         sessions: &Sessions,
     ) -> Option<Response<Body>> {
         let path = request.uri().path();
@@ -99,17 +101,17 @@ impl Ops {
                 .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
             return Some(response);
         }
-        Some(match path {
-            HEALTHZ => plain(StatusCode::OK, "ok\n"),
-            READYZ => match self.health.ready().await {
+        Some(match (path, refusal) {
+            (HEALTHZ, _) => plain(StatusCode::OK, "ok\n"),
+            (READYZ, _) => match self.health.ready().await {
                 Ok(()) => plain(StatusCode::OK, "ok\n"),
                 Err(why) => plain(
                     StatusCode::SERVICE_UNAVAILABLE,
                     &format!("not ready: {}\n", why.word()),
                 ),
             },
-            _ if !authorized => unauthorized(),
-            _ => {
+            (_, Some(refusal)) => refusal,
+            (_, None) => {
                 self.metrics.set_sessions(sessions.open().await);
                 let openmetrics = request
                     .headers()

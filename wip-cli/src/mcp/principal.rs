@@ -5,9 +5,13 @@
 //! - On HTTP without a token (loopback only), the listener: everyone who reaches the port.
 //! - On HTTP with `--auth-token-file`, the holder of the token the request carries: each token
 //!   of the file is a principal of its own.
+//! - On HTTP with `--oauth-issuer`, the subject of the access token: its `iss` and `sub`,
+//!   whichever token (renewed, or from another client) the person comes with.
 //!
 //! A principal is named by a string that replicas agree on and that never holds a secret: a
-//! token's principal is named by a digest of the token.
+//! token's principal is named by a digest of the token, a subject's by a digest of its issuer
+//! and `sub` (a `sub` may be an e-mail address or another personal name, and a digest of fixed
+//! length needs no escaping where stores key by it).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -35,12 +39,20 @@ impl Principal {
         let mut context = ring::digest::Context::new(&ring::digest::SHA256);
         context.update(b"wip mcp principal v1\0");
         context.update(token);
-        let digest = context.finish();
-        let hex: String = digest.as_ref()[..16]
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect();
-        Self(format!("token:{hex}").into())
+        Self(format!("token:{}", hex(&context.finish().as_ref()[..16])).into())
+    }
+
+    /// The subject `sub` of the issuer `issuer`: named by the first 128 bits of a SHA-256 of
+    /// both, so that two issuers' equal `sub`s stay apart and the name tells nothing of either.
+    pub(crate) fn subject(issuer: &str, sub: &str) -> Self {
+        let mut context = ring::digest::Context::new(&ring::digest::SHA256);
+        context.update(b"wip mcp subject v1\0");
+        // Lengths first, so that no split of the same bytes names another subject.
+        context.update(&(issuer.len() as u64).to_be_bytes());
+        context.update(issuer.as_bytes());
+        context.update(&(sub.len() as u64).to_be_bytes());
+        context.update(sub.as_bytes());
+        Self(format!("subject:{}", hex(&context.finish().as_ref()[..16])).into())
     }
 
     /// The principal's name, as stores key what it owns.
@@ -53,6 +65,10 @@ impl fmt::Debug for Principal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// The principals that made a request within a while: those a server counts as open.
@@ -106,6 +122,25 @@ mod tests {
         assert!(!one.name().contains("s3cret"), "{one:?}");
         assert_eq!(one.name().len(), "token:".len() + 32);
         assert_ne!(Principal::process(), Principal::listener());
+    }
+
+    #[test]
+    fn a_subject_is_its_issuer_and_sub_and_tells_nothing_of_them() {
+        let alice = Principal::subject("https://id.example.com", "alice@example.com");
+        assert_eq!(
+            alice,
+            Principal::subject("https://id.example.com", "alice@example.com")
+        );
+        for other in [
+            Principal::subject("https://id.example.org", "alice@example.com"),
+            Principal::subject("https://id.example.com", "bob@example.com"),
+            Principal::subject("https://id.example.coma", "lice@example.com"),
+            Principal::token_holder(b"alice@example.com"),
+        ] {
+            assert_ne!(alice, other);
+        }
+        assert!(!alice.name().contains("alice"), "{alice:?}");
+        assert_eq!(alice.name().len(), "subject:".len() + 32);
     }
 
     #[test]
