@@ -10,10 +10,13 @@ mod common;
 mod pages;
 #[path = "mcp_node/sdk.rs"]
 mod sdk;
+#[path = "mcp_real/two_tokens.rs"]
+mod two_tokens;
 
-use common::{TestResult, demo, listening};
+use common::{TestResult, demo};
 use pages::check_pages;
 use serde_json::Value;
+use two_tokens::{ANOTHER, ONE, listening_for_two};
 
 /// The SDK's negotiations, the version each speaks with `wip mcp` and whether it has a session
 /// over HTTP: its default, `legacy`, opens one with `initialize`; `auto` finds 2026-07-28 by
@@ -33,23 +36,10 @@ fn check_connection(client: &Value, version: &str, sessions: bool, report: &Valu
 async fn the_typescript_sdk_reads_a_cut_result_to_its_end_over_http_by_its_principal_only()
 -> TestResult {
     let demo = demo().await?;
-    let directory = std::env::temp_dir().join(format!("wip-mcp-node-{}", std::process::id()));
-    std::fs::create_dir_all(&directory)?;
-    let file = directory.join("tokens");
-    std::fs::write(&file, "token-of-one\ntoken-of-another\n")?;
-    let (_server, url) = listening(
-        &demo.endpoint(),
-        "127.0.0.1:0",
-        &[
-            "--max-output-tokens",
-            "500",
-            "--auth-token-file",
-            &file.to_string_lossy(),
-        ],
-    )
-    .await?;
+    let server = listening_for_two(&demo.endpoint(), "mcp-node").await?;
+    let url = &server.url;
     for (mode, version, sessions) in MODES {
-        let arguments = ["continue", mode, &url, "token-of-one", "token-of-another"];
+        let arguments = ["continue", mode, url, ONE, ANOTHER];
         let report = sdk::run("client.mjs", &arguments).await?;
         check_connection(&report, version, sessions, &report);
         check_pages(&report["pages"], &report);
@@ -71,7 +61,6 @@ async fn the_typescript_sdk_reads_a_cut_result_to_its_end_over_http_by_its_princ
         );
         assert_eq!(elsewhere, &report["never_given"], "{report}");
     }
-    std::fs::remove_dir_all(&directory)?;
     Ok(())
 }
 

@@ -19,11 +19,14 @@ mod sdk;
 #[allow(dead_code, reason = "shared by several test crates, each using a part")]
 #[path = "mcp_real/slow_host.rs"]
 mod slow_host;
+#[path = "mcp_real/two_tokens.rs"]
+mod two_tokens;
 
 use std::time::Duration;
 
 use common::{Error, TestResult, demo, listening};
 use serde_json::Value;
+use two_tokens::{ANOTHER, ONE, listening_for_two};
 
 /// Runs the scenario `arguments` of client.py and returns its report.
 async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
@@ -229,24 +232,10 @@ fn check_pages(report: &Value, version: &str) {
 async fn a_cut_result_is_read_to_its_end_at_either_protocol_version_by_its_principal_only()
 -> TestResult {
     let demo = demo().await?;
-    let directory = std::env::temp_dir().join(format!("wip-mcp-continue-{}", std::process::id()));
-    std::fs::create_dir_all(&directory)?;
-    let file = directory.join("tokens");
-    std::fs::write(&file, "token-of-one\ntoken-of-another\n")?;
-    let (_server, url) = listening(
-        &demo.endpoint(),
-        "127.0.0.1:0",
-        &[
-            "--max-output-tokens",
-            "500",
-            "--auth-token-file",
-            &file.to_string_lossy(),
-        ],
-    )
-    .await?;
+    let server = listening_for_two(&demo.endpoint(), "mcp-python").await?;
+    let url = &server.url;
     for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
-        let report =
-            scenario(&["continue", mode, &url, "token-of-one", "token-of-another"]).await?;
+        let report = scenario(&["continue", mode, url, ONE, ANOTHER]).await?;
         check_pages(&report, version);
         // To another token's holder the cursor is unknown, word for word like one never given.
         let elsewhere = &report["elsewhere"];
@@ -264,7 +253,6 @@ async fn a_cut_result_is_read_to_its_end_at_either_protocol_version_by_its_princ
         let report = scenario(&["continue", mode, "stdio", wip, &demo.endpoint()]).await?;
         check_pages(&report, version);
     }
-    std::fs::remove_dir_all(&directory)?;
     Ok(())
 }
 
