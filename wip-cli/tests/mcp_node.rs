@@ -16,7 +16,7 @@ mod two_tokens;
 use common::{TestResult, demo};
 use pages::check_pages;
 use serde_json::Value;
-use two_tokens::{ANOTHER, ONE, listening_for_two};
+use two_tokens::{ANOTHER, ONE, check_refused_to_another, listening_for_two};
 
 /// The SDK's negotiations, the version each speaks with `wip mcp` and whether it has a session
 /// over HTTP: its default, `legacy`, opens one with `initialize`; `auto` finds 2026-07-28 by
@@ -50,16 +50,7 @@ async fn the_typescript_sdk_reads_a_cut_result_to_its_end_over_http_by_its_princ
             assert_ne!(second["session"], report["session"], "{report}");
         }
         check_pages(&second["pages"], &report);
-        // To another token's holder the cursor is unknown, word for word like one never given.
-        let elsewhere = &report["elsewhere"];
-        assert_eq!(elsewhere["is_error"], true, "{report}");
-        assert!(
-            elsewhere["text"]
-                .as_str()
-                .is_some_and(|text| text.contains("unknown or expired cursor")),
-            "{report}"
-        );
-        assert_eq!(elsewhere, &report["never_given"], "{report}");
+        check_refused_to_another(&report);
     }
     Ok(())
 }

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use common::{Error, TestResult, demo, listening};
 use serde_json::Value;
-use two_tokens::{ANOTHER, ONE, listening_for_two};
+use two_tokens::{ANOTHER, ONE, check_refused_to_another, listening_for_two};
 
 /// Runs the scenario `arguments` of client.py and returns its report.
 async fn scenario(arguments: &[&str]) -> Result<Value, Error> {
@@ -237,16 +237,7 @@ async fn a_cut_result_is_read_to_its_end_at_either_protocol_version_by_its_princ
     for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {
         let report = scenario(&["continue", mode, url, ONE, ANOTHER]).await?;
         check_pages(&report, version);
-        // To another token's holder the cursor is unknown, word for word like one never given.
-        let elsewhere = &report["elsewhere"];
-        assert_eq!(elsewhere["is_error"], true, "{report}");
-        assert!(
-            elsewhere["text"]
-                .as_str()
-                .is_some_and(|text| text.contains("unknown or expired cursor")),
-            "{report}"
-        );
-        assert_eq!(elsewhere, &report["never_given"], "{report}");
+        check_refused_to_another(&report);
     }
     let wip = env!("CARGO_BIN_EXE_wip");
     for (mode, version) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")] {

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -36,6 +37,8 @@ const KEPT_FOR: Duration = Duration::from_secs(24 * 60 * 60);
 #[derive(Default)]
 pub(crate) struct Outcomes {
     kept: Mutex<HashMap<Principal, Record>>,
+    /// Counts every keep and every telling, so records compare by how recently they were told.
+    touches: AtomicU64,
     database: Option<Arc<PostgresStore>>,
 }
 
@@ -77,6 +80,7 @@ impl Outcomes {
     pub(crate) fn new(database: Option<Arc<PostgresStore>>) -> Self {
         Self {
             kept: Mutex::default(),
+            touches: AtomicU64::new(0),
             database,
         }
     }
@@ -111,7 +115,7 @@ impl Outcomes {
                 all.remove(&stalest);
             }
         }
-        let touched = next_touch(&all);
+        let touched = self.touches.fetch_add(1, Ordering::Relaxed);
         let record = all.entry(principal.clone()).or_default();
         record.touched = touched;
         if record.calls.len() >= MAX_KEPT {
@@ -151,7 +155,7 @@ impl Outcomes {
         let mut text = String::new();
         {
             let mut all = self.lock();
-            let touched = next_touch(&all);
+            let touched = self.touches.fetch_add(1, Ordering::Relaxed);
             let Some(record) = all.get_mut(principal) else {
                 return text;
             };
@@ -244,9 +248,4 @@ fn write_ended(text: &mut String, what: &str, output: &str) {
         "note: the cancelled call of {what} had already sent its request; it was not sent again. \
          How it ended:\n{output}---\n"
     );
-}
-
-/// A count later than every record's last touch.
-fn next_touch(all: &HashMap<Principal, Record>) -> u64 {
-    all.values().map(|record| record.touched).max().unwrap_or(0) + 1
 }

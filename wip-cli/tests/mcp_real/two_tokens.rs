@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use serde_json::Value;
+
 use tokio::process::Child;
 
 use crate::common::{Error, listening};
@@ -43,4 +45,18 @@ pub(crate) async fn listening_for_two(endpoint: &str, test: &str) -> Result<TwoT
         _server: server,
         file,
     })
+}
+
+/// The first cursor, tried by [`ANOTHER`]'s holder (the report's `elsewhere`), was unknown to
+/// it, word for word like a cursor never given (`never_given`).
+pub(crate) fn check_refused_to_another(report: &Value) {
+    let elsewhere = &report["elsewhere"];
+    assert_eq!(elsewhere["is_error"], true, "{report}");
+    assert!(
+        elsewhere["text"]
+            .as_str()
+            .is_some_and(|text| text.contains("unknown or expired cursor")),
+        "{report}"
+    );
+    assert_eq!(elsewhere, &report["never_given"], "{report}");
 }
