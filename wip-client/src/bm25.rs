@@ -21,26 +21,35 @@ impl Bm25Index {
     }
 }
 
+/// The engine's document for `document`.
+fn indexed(document: DiscoverDocument) -> Document {
+    Document {
+        path: document.path,
+        name: document.name,
+        description: document.description.unwrap_or_default(),
+        interfaces: document
+            .interfaces
+            .iter()
+            .map(|reference| reference.name().as_str().to_owned())
+            .collect(),
+        operations: document
+            .operations
+            .into_iter()
+            .map(|operation| Operation {
+                name: operation.name,
+                summary: operation.summary.unwrap_or_default(),
+            })
+            .collect(),
+    }
+}
+
 impl DiscoverIndex for Bm25Index {
     fn upsert(&mut self, document: DiscoverDocument) {
-        self.0.upsert(Document {
-            path: document.path,
-            name: document.name,
-            description: document.description.unwrap_or_default(),
-            interfaces: document
-                .interfaces
-                .iter()
-                .map(|reference| reference.name().as_str().to_owned())
-                .collect(),
-            operations: document
-                .operations
-                .into_iter()
-                .map(|operation| Operation {
-                    name: operation.name,
-                    summary: operation.summary.unwrap_or_default(),
-                })
-                .collect(),
-        });
+        self.0.upsert(indexed(document));
+    }
+
+    fn upsert_many(&mut self, documents: Vec<DiscoverDocument>) {
+        self.0.upsert_many(documents.into_iter().map(indexed));
     }
 
     fn remove(&mut self, path: &Path) {

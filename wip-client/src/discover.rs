@@ -47,6 +47,14 @@ pub struct DiscoverHit {
 pub trait DiscoverIndex: Send + Sync {
     /// Adds or replaces the document at `document.path`.
     fn upsert(&mut self, document: DiscoverDocument);
+    /// Adds or replaces each of `documents` (a path that repeats keeps its last document), as
+    /// many `upsert`s do; an engine that builds many documents faster at once overrides it.
+    /// The Known Space calls it with the entries of a kept space it takes in.
+    fn upsert_many(&mut self, documents: Vec<DiscoverDocument>) {
+        for document in documents {
+            self.upsert(document);
+        }
+    }
     /// Forgets the document at `path`.
     fn remove(&mut self, path: &Path);
     /// Ranked hits for `query` among documents at or below `scope`.

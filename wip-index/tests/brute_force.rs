@@ -85,6 +85,46 @@ fn top_k_equals_brute_force_after_bulk_build_updates_and_removals() {
 }
 
 #[test]
+fn upserting_many_at_once_equals_the_brute_force() {
+    let mut rng = Rng(0xB01C_5EED);
+    let docs: Vec<_> = (0..3_000)
+        .map(|i| document(&mut rng, &path_of(i), VOCABULARY))
+        .collect();
+    let mut brute = BruteForce::default();
+    for doc in &docs {
+        brute.upsert(doc.clone());
+    }
+    let mut index = Index::from_documents(docs);
+    // Some documents after the compaction (in the delta), some removed.
+    for i in 2_900..3_200 {
+        let doc = document(&mut rng, &path_of(i), VOCABULARY);
+        brute.upsert(doc.clone());
+        index.upsert(doc);
+    }
+    for i in (0..3_200).step_by(7) {
+        let path = Path::new(path_of(i)).unwrap();
+        assert_eq!(index.remove(&path), brute.remove(&path));
+    }
+    // Batches past the compaction threshold (built in bulk) and under it (one by one): each
+    // replaces compacted documents, documents of the delta and removed ones, adds new paths,
+    // and repeats paths, the last of which wins.
+    for (start, count) in [(1_000, 2_500), (3_100, 300)] {
+        let mut batch = Vec::new();
+        for i in start..start + count {
+            batch.push(document(&mut rng, &path_of(i), VOCABULARY));
+            if i % 5 == 0 {
+                batch.push(document(&mut rng, &path_of(i), VOCABULARY));
+            }
+        }
+        for doc in &batch {
+            brute.upsert(doc.clone());
+        }
+        index.upsert_many(batch);
+        check_all(&index, &brute, &mut rng);
+    }
+}
+
+#[test]
 fn japanese_queries_find_bigrams() {
     let mut index = Index::new();
     let mut doc = wip_index::Document::new(Path::new("/issues/1").unwrap());

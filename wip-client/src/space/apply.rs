@@ -323,21 +323,25 @@ impl KnownSpace {
 
     /// Puts the entry at `path` into the Discoverable Space as it is now.
     pub(super) fn reindex(&mut self, path: &Path) {
-        let Some(object) = self.objects.get(path).and_then(|e| e.object.as_ref()) else {
-            return;
-        };
+        if let Some(document) = self.document(path) {
+            self.index.upsert(document);
+        }
+    }
+
+    /// What the index is given of the entry at `path`; `None` when it holds no Object.
+    pub(super) fn document(&self, path: &Path) -> Option<DiscoverDocument> {
+        let object = self.objects.get(path)?.object.as_ref()?;
         let mut operations = Vec::new();
         for reference in object.interfaces.iter() {
             self.extend_operations(reference, &mut operations);
         }
-        let document = DiscoverDocument {
+        Some(DiscoverDocument {
             path: path.clone(),
             name: object.name.to_string(),
             description: object.description.as_ref().map(|d| d.to_string()),
             interfaces: object.interfaces.to_vec(),
             operations,
-        };
-        self.index.upsert(document);
+        })
     }
 
     /// Starts a fetch of `reference`.

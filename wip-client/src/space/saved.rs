@@ -97,6 +97,9 @@ impl KnownSpace {
         for path in &changes.removed {
             changed += self.forget_subtree(path);
         }
+        // Discoverable entries go into the index together, after the loop: a whole kept space
+        // is indexed in one build rather than document by document.
+        let mut discoverable = Vec::new();
         for saved in &changes.entries {
             if self
                 .objects
@@ -110,7 +113,7 @@ impl KnownSpace {
             }
             changed += 1;
             if saved.discoverable {
-                self.reindex(&saved.path);
+                discoverable.push(&saved.path);
             } else {
                 self.index.remove(&saved.path);
             }
@@ -120,6 +123,17 @@ impl KnownSpace {
                 self.evict();
             }
         }
+        // Evicted meanwhile (and so out of the index), an entry is left out.
+        let documents = discoverable
+            .into_iter()
+            .filter(|path| {
+                self.objects
+                    .get(path)
+                    .is_some_and(|entry| entry.discoverable)
+            })
+            .filter_map(|path| self.document(path))
+            .collect();
+        self.index.upsert_many(documents);
         if !changes.interfaces.is_empty() {
             let references: Vec<&InterfaceReference> =
                 changes.interfaces.iter().map(|i| &i.reference).collect();
@@ -307,6 +321,38 @@ mod tests {
         assert!(stale[0].marked);
         // Taking the same back again changes nothing.
         assert_eq!(second.apply_saved(&changes), 0);
+    }
+
+    #[test]
+    fn a_kept_space_larger_than_the_known_space_is_indexed_as_far_as_it_is_held() {
+        let mut first = space();
+        first.keep_journal();
+        // More entries than one compaction's worth, so that they are indexed in one build.
+        let children = (0..3_000)
+            .map(|i| node(&format!("{i}"), "login fails", None))
+            .collect();
+        observe(&mut first, "/", node("", "root", Some(children)));
+        let changes = first.take_changes();
+
+        let mut small = KnownSpace::new(
+            first.session.clone(),
+            super::super::SpaceLimits {
+                objects: std::num::NonZeroUsize::new(2_000).expect("non-zero"),
+                ..super::super::SpaceLimits::default()
+            },
+        );
+        small.apply_saved(&changes);
+        let held: Vec<Path> = (0..3_000)
+            .map(|i| path(&format!("/{i}")))
+            .filter(|path| small.is_discoverable(path))
+            .collect();
+        assert!(!held.is_empty() && held.len() < 3_000, "{}", held.len());
+        // The index holds exactly the entries the space holds: none of those evicted while
+        // the kept space went in.
+        assert_eq!(small.discoverable_count(), held.len());
+        let hits = small.discover(&Path::root(), "login", 3_000);
+        assert_eq!(hits.len(), held.len());
+        assert!(hits.iter().all(|hit| small.is_discoverable(&hit.path)));
     }
 
     #[test]
