@@ -12,6 +12,7 @@ use crate::paths::{Paths, Slot};
 use crate::postings::{self, Cursor, Dead, Delta, END};
 use crate::tokenize::tokenize;
 
+mod bulk;
 mod search;
 
 /// BM25's term-frequency saturation.
@@ -103,6 +104,15 @@ impl Document {
 
     /// Calls `emit` with every token of every field (see [`tokenize`](crate::tokenize)).
     pub fn for_each_token(&self, mut emit: impl FnMut(Field, &str)) {
+        self.for_each_token_but_operations(&mut emit);
+        for operation in &self.operations {
+            tokenize(&operation.name, |t| emit(Field::Operation, t));
+            tokenize(&operation.summary, |t| emit(Field::Operation, t));
+        }
+    }
+
+    /// Calls `emit` with every token of every field but the operations.
+    fn for_each_token_but_operations(&self, mut emit: impl FnMut(Field, &str)) {
         tokenize(&self.name, |t| emit(Field::Name, t));
         for segment in self.path.segments() {
             tokenize(segment, |t| emit(Field::Path, t));
@@ -110,10 +120,6 @@ impl Document {
         tokenize(&self.description, |t| emit(Field::Description, t));
         for interface in &self.interfaces {
             tokenize(interface, |t| emit(Field::Interface, t));
-        }
-        for operation in &self.operations {
-            tokenize(&operation.name, |t| emit(Field::Operation, t));
-            tokenize(&operation.summary, |t| emit(Field::Operation, t));
         }
     }
 }
@@ -406,89 +412,6 @@ impl Index {
         {
             self.compact_with(None);
         }
-    }
-
-    /// Adds `documents` (a path that repeats keeps its last document) and compacts: each one's
-    /// `(term, tf)` pairs go into one array, which a counting sort orders by term for the
-    /// compaction to merge with the postings already held.
-    fn add_in_bulk(&mut self, mut documents: Vec<Document>) {
-        // In path order (stable, so that the last of a repeated path wins), so that on an
-        // empty index the doc ids are the compacted ones and the postings come out sorted.
-        if !documents.is_sorted_by(|a, b| a.path.as_str() <= b.path.as_str()) {
-            documents.sort_by(|a, b| a.path.as_str().cmp(b.path.as_str()));
-        }
-        let base = self.paths.len();
-        assert!(
-            base + documents.len() < END as usize / 2,
-            "fewer than 2^31 documents"
-        );
-        // `(term, tf)` of every doc in turn, and where each doc's end.
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        let mut ends: Vec<u32> = Vec::with_capacity(documents.len());
-        // By term: `doc + 1` of the last doc that had it, and where its pair is (so that a doc's
-        // repeated terms are summed without sorting its tokens).
-        let mut seen: Vec<(u32, u32)> = Vec::new();
-        let mut documents = documents.into_iter().peekable();
-        while let Some(document) = documents.next() {
-            if documents
-                .peek()
-                .is_some_and(|next| next.path == document.path)
-            {
-                continue;
-            }
-            if let Some(Slot::Later(_, old) | Slot::Compacted(old)) = self.find(&document.path) {
-                // The table of later paths is rebuilt by the compaction below.
-                self.kill(old);
-            }
-            let marker = u32::try_from(ends.len() + 1).expect("fewer than 2^31 documents");
-            let mut len = 0u32;
-            document.for_each_token(|field, token| {
-                let (term, _) = self.terms.get_or_insert(token);
-                let term = term as usize;
-                if term >= seen.len() {
-                    seen.resize(term + 1, (0, 0));
-                }
-                let weight = field.weight();
-                len = len.saturating_add(weight);
-                let (last, at) = &mut seen[term];
-                if *last == marker {
-                    let tf = &mut pairs[*at as usize].1;
-                    *tf = tf.saturating_add(weight);
-                } else {
-                    *last = marker;
-                    *at = u32::try_from(pairs.len()).expect("fewer than 2^32 postings");
-                    pairs.push((term as u32, weight));
-                }
-            });
-            self.paths.push_before_compaction(document.path);
-            self.lens.push(len);
-            self.live += 1;
-            self.total_len += u64::from(len);
-            ends.push(u32::try_from(pairs.len()).expect("fewer than 2^32 postings"));
-        }
-        drop(seen);
-        // Counting sort by term, stable, so each term's doc ids stay ascending.
-        let mut starts = vec![0u32; self.terms.len() + 1];
-        for &(term, _) in &pairs {
-            starts[term as usize + 1] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i] += starts[i - 1];
-        }
-        let mut fill = starts.clone();
-        let mut sorted = vec![(0u32, 0u32); pairs.len()];
-        let mut start = 0;
-        for (offset, &end) in ends.iter().enumerate() {
-            let doc = (base + offset) as u32;
-            for &(term, tf) in &pairs[start..end as usize] {
-                let at = &mut fill[term as usize];
-                sorted[*at as usize] = (doc, tf);
-                *at += 1;
-            }
-            start = end as usize;
-        }
-        drop(pairs);
-        self.compact_with(Some((&starts, &sorted)));
     }
 
     /// Rewrites every term's postings (compacted, then `extra` as `(starts by term, postings)`,

@@ -80,6 +80,12 @@
 //! list of terms per document. Lengths take a byte a document (the few of 255 or more are kept
 //! exactly beside them).
 //!
+//! Many documents at once ([`Index::from_documents`], or [`Index::upsert_many`] with more than
+//! the delta's threshold) skip the delta: their `(term, tf)` pairs go into one array, a
+//! counting sort orders it by term, and one compaction merges it with the postings held. The
+//! terms of each distinct operation name and summary are remembered for the batch, since every
+//! entry that exposes an interface repeats its operations.
+//!
 //! # Performance
 //!
 //! `cargo xtask bench --discover` (the crate `benches/discover/`, outside the workspace) builds

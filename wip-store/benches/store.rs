@@ -1,133 +1,185 @@
-//! The kept Discoverable Space at scale, each figure a ratio against a baseline of the same run:
+//! The kept Discoverable Space at scale, each figure a ratio against a baseline of the same run,
+//! against a Host on loopback with N entries in listings of 100,000 (`host.rs`):
 //!
 //! - **load / crawl**: a new client reading a kept space of N entries into a ready index (the
 //!   store read, the Known Space and the index built), over a new client crawling the same N
-//!   entries from wip-demo on loopback (the Host in this process, as in the memory report);
+//!   entries from the Host;
 //! - **save / crawl**: writing those N entries to the store, over the same crawl;
-//! - **second / first discover**: a `wip discover` as a process runs it, a new client that
-//!   keeps its space in the store, first with an empty store (it crawls and saves), then with
-//!   the kept one (it loads and answers, observing nothing);
-//! - **bytes per entry**: the store's bytes over the entries' wire size (the observe answer's
-//!   JSON that listed them).
+//! - **second / first discover** of a 100,000-entry scope: a `wip discover` as a process runs
+//!   it, a new client that keeps its space in the store, first with an empty store (it crawls
+//!   and saves), then with the kept one (it loads and answers, observing nothing);
+//! - **bytes per entry**: what the store grew by for the N entries, over the entries' wire size
+//!   (the observe answers' JSON that listed them).
 //!
 //! The embedded store always; PostgreSQL too when `WIP_BENCH_POSTGRES` holds a URL of a
-//! database the bench may write to. `STORE_BENCH_ISSUES` sets N (default 100,000, the demo's
-//! most: one listing of them is about 27 MB of JSON).
+//! database the bench may write to. `STORE_BENCH_ENTRIES` sets N (default 300,000).
 
-use std::net::SocketAddr;
+#[path = "store/host.rs"]
+mod host;
+
+use std::path::{Path as FsPath, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use wip_client::{
-    Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Session, SpaceStore, Transport,
-};
-use wip_demo::{DemoOptions, DemoServer};
-use wip_model::codec::{Limits, encode_observe_response};
-use wip_model::{ObserveRequest, Path};
+use host::Host;
+use wip_client::discover::DiscoverOperation;
+use wip_client::space::{SavedInterface, SpaceChanges};
+use wip_client::{Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Session, SpaceKey};
+use wip_client::{SpaceStore, StoreError};
+use wip_model::codec::Limits;
+use wip_model::{InterfaceName, InterfaceReference, Path};
 use wip_store::{EmbeddedStore, PostgresStore, StoreOptions, space_key};
 use wip_tools::{DiscoverInput, Tools, ToolsConfig};
 
-/// Room for the largest answer: the demo's most issues in one listing.
-const BODY: usize = 128 << 20;
+/// Room for the largest answer: the crawl's observe of `/bulk` at depth 2, every entry at once
+/// (about 27 MB of JSON for each 100,000).
+const BODY: usize = 256 << 20;
+
+/// Where a backend's bytes are counted.
+enum Backend {
+    Embedded(PathBuf),
+    Postgres(String),
+}
 
 fn main() {
-    let issues: usize = std::env::var("STORE_BENCH_ISSUES")
+    let entries: usize = std::env::var("STORE_BENCH_ENTRIES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(wip_demo::MAX_ISSUES);
+        .unwrap_or(300_000);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .expect("a runtime");
     runtime.block_on(async {
-        let addr: SocketAddr = "127.0.0.1:0".parse().expect("an address");
-        let options = DemoOptions {
-            issues,
-            max_observe_objects: issues + 100,
-            max_response_bytes: BODY,
-            ..DemoOptions::default()
-        };
-        let server = wip_demo::serve(addr, options)
-            .await
-            .expect("the demo serves");
-        let wire = wire_bytes(&server).await;
+        let host = Host::serve(entries, BODY).await;
+        let wire = host.wire_bytes();
         println!(
-            "store bench: {issues} issues in /projects/bulk, {wire} bytes of JSON listing them"
+            "store bench: {entries} entries in {} listings under /bulk, {wire} bytes of JSON \
+             listing them",
+            host.listings()
         );
         let folder = std::env::temp_dir().join(format!("wip-store-bench-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
         let embedded: Arc<dyn SpaceStore> =
             Arc::new(EmbeddedStore::open(&folder, StoreOptions::default()).expect("opens"));
-        report("embedded", &server, embedded, issues, wire, || {
-            dir_bytes(&folder)
-        })
-        .await;
+        let backend = Backend::Embedded(folder.clone());
+        report("embedded", &host, embedded, 0.25, entries, wire, &backend).await;
         let _ = std::fs::remove_dir_all(&folder);
         if let Ok(url) = std::env::var("WIP_BENCH_POSTGRES") {
             let postgres = PostgresStore::connect(&url, StoreOptions::default())
                 .await
                 .expect("WIP_BENCH_POSTGRES connects");
             let postgres: Arc<dyn SpaceStore> = Arc::new(postgres);
-            report("postgres", &server, postgres, issues, wire, || 0).await;
+            let backend = Backend::Postgres(url);
+            report("postgres", &host, postgres, 0.5, entries, wire, &backend).await;
         }
-        server.shutdown().await;
     });
 }
 
 /// One backend's rows.
 async fn report(
     name: &str,
-    server: &DemoServer,
+    host: &Host,
     store: Arc<dyn SpaceStore>,
-    issues: usize,
+    load_target: f64,
+    entries: usize,
     wire: u64,
-    bytes: impl Fn() -> u64,
+    backend: &Backend,
 ) {
-    let key = space_key(&server.endpoint(), Some(&format!("bench-{name}")));
-    let scope = "/projects/bulk";
-    // The baseline: a crawl of the scope into a client that keeps nothing.
-    let crawl = timed(async { discover(tools(server, None).await, scope).await }).await;
-    let first = timed(async {
-        discover(tools(server, Some((&store, &key))).await, scope).await;
+    let run = std::process::id();
+    let key = |part: &str| {
+        space_key(
+            &host.endpoint(),
+            Some(&format!("bench-{name}-{run}-{part}")),
+        )
+    };
+    let whole = key("whole");
+    // The baseline: a crawl of every entry into a client that keeps nothing.
+    let crawl = timed(async { discover(tools(host, entries, None).await, "/bulk").await }).await;
+    let before = stored_bytes(backend).await;
+    let first_whole = timed(async {
+        discover(tools(host, entries, Some((&store, &whole))).await, "/bulk").await;
     })
     .await;
-    let stored = bytes();
-    let kept = store.load(&key).await.expect("loads");
-    let entries = kept.changes.entries.len();
-    let again = space_key(&server.endpoint(), Some(&format!("bench-{name}-again")));
-    let save = timed(store.save(&again, &kept.changes)).await;
+    let stored = stored_bytes(backend).await.saturating_sub(before);
+    let kept = store.load(&whole).await.expect("loads");
+    let kept_entries = kept.changes.entries.len();
+    let save = timed(store.save(&key("copy"), &kept.changes)).await;
     drop(kept);
     let load = timed(async {
-        let client = client(server);
+        let client = client(host, entries);
         client
-            .keep_in(Arc::clone(&store), key.clone())
+            .keep_in(Arc::clone(&store), whole.clone())
             .await
             .expect("loads");
         client
     })
     .await;
-    let second = timed(async {
-        discover(tools(server, Some((&store, &key))).await, scope).await;
+
+    // The same space with the operations of its entries' interfaces kept, as after an inspect:
+    // every entry's document then carries them.
+    store
+        .save(&whole, &kept_operations())
+        .await
+        .expect("the operations are kept");
+    let load_with_operations = timed(async {
+        let client = client(host, entries);
+        client
+            .keep_in(Arc::clone(&store), whole.clone())
+            .await
+            .expect("loads");
+        client
     })
     .await;
-    println!("{name}: {entries} entries kept ({issues} issues)");
+
+    let scope = key("scope");
+    let first = timed(async {
+        discover(
+            tools(host, entries, Some((&store, &scope))).await,
+            "/bulk/0",
+        )
+        .await;
+    })
+    .await;
+    let observes = host.observes();
+    let second = timed(async {
+        discover(
+            tools(host, entries, Some((&store, &scope))).await,
+            "/bulk/0",
+        )
+        .await;
+    })
+    .await;
+    let observed_again = host.observes() - observes;
+
+    println!("{name}: {kept_entries} entries kept");
     println!(
-        "  crawl, first discover without a store (baseline) {:>8.3} s",
+        "  crawl, a discover without a store (baseline) {:>8.3} s",
         crawl.as_secs_f64()
     );
-    row("load into a ready index", load, crawl, 0.25);
+    println!(
+        "  first discover, crawl and save {:>8.3} s",
+        first_whole.as_secs_f64()
+    );
+    row("load into a ready index", load, crawl, load_target);
+    row(
+        "load, operations kept",
+        load_with_operations,
+        crawl,
+        f64::NAN,
+    );
     row("save", save, crawl, f64::NAN);
-    println!("  first discover            {:>8.3} s", first.as_secs_f64());
+    println!(
+        "  100,000-entry scope: first discover {:.3} s, second sent {observed_again} observes",
+        first.as_secs_f64()
+    );
     row("second discover / first", second, first, 0.3);
-    if stored > 0 {
-        println!(
-            "  store bytes / wire bytes  {:>8.3}   ({} bytes, {:.0} per entry; target <= 2)",
-            stored as f64 / wire as f64,
-            stored,
-            stored as f64 / entries as f64
-        );
-    }
+    println!(
+        "  store bytes / wire bytes  {:>8.3}   ({stored} bytes, {:.0} per entry; target <= 2)",
+        stored as f64 / wire as f64,
+        stored as f64 / kept_entries as f64
+    );
 }
 
 fn row(label: &str, time: Duration, baseline: Duration, target: f64) {
@@ -151,26 +203,26 @@ async fn timed<T>(work: impl Future<Output = T>) -> Duration {
     started.elapsed()
 }
 
-fn client(server: &DemoServer) -> Client {
-    let endpoint = Endpoint::parse(&server.endpoint()).expect("the endpoint parses");
+fn client(host: &Host, entries: usize) -> Client {
+    let endpoint = Endpoint::parse(&host.endpoint()).expect("the endpoint parses");
     let session = Session::new(&endpoint, "bench");
     let mut http = HttpOptions::default();
     http.limits = Limits::new(1 << 20, BODY, 64).expect("limits");
     let transport = HttpTransport::new(endpoint, http).expect("a transport");
     let mut options = ClientOptions::default();
     // Room for every entry, so that each side holds the same index.
-    options.space.objects =
-        std::num::NonZeroUsize::new(wip_demo::MAX_ISSUES * 2).expect("non-zero");
+    options.space.objects = std::num::NonZeroUsize::new(entries * 2).expect("non-zero");
     Client::new(Arc::new(transport), session, options)
 }
 
 /// The tools of a new client, as a `wip discover` process has them: keeping its space in
 /// `store` when one is given.
 async fn tools(
-    server: &DemoServer,
-    store: Option<(&Arc<dyn SpaceStore>, &wip_client::SpaceKey)>,
+    host: &Host,
+    entries: usize,
+    store: Option<(&Arc<dyn SpaceStore>, &SpaceKey)>,
 ) -> Tools<Client> {
-    let client = client(server);
+    let client = client(host, entries);
     if let Some((store, key)) = store {
         client
             .keep_in(Arc::clone(store), key.clone())
@@ -195,26 +247,72 @@ async fn discover(tools: Tools<Client>, scope: &str) {
     assert!(!report.output.is_error, "{}", report.output.text);
 }
 
-/// The JSON the Host sends to list the scope's entries: one observe at depth 1.
-async fn wire_bytes(server: &DemoServer) -> u64 {
-    let endpoint = Endpoint::parse(&server.endpoint()).expect("the endpoint parses");
-    let mut http = HttpOptions::default();
-    http.limits = Limits::new(1 << 20, BODY, 64).expect("limits");
-    let transport = HttpTransport::new(endpoint, http).expect("a transport");
-    let request = ObserveRequest {
-        path: Path::new("/projects/bulk").expect("a path"),
-        depth: 1,
+/// The operations of three interfaces the entries expose (the lifecycle one is the first
+/// listing's), five each with a summary.
+fn kept_operations() -> SpaceChanges {
+    let interface = |scope: &str, name: &str, operations: [(&str, &str); 5]| SavedInterface {
+        reference: InterfaceReference::new(
+            Path::new(scope).expect("a scope"),
+            InterfaceName::new(name).expect("a name"),
+        ),
+        operations: operations
+            .into_iter()
+            .map(|(name, summary)| DiscoverOperation {
+                name: name.to_owned(),
+                summary: Some(summary.to_owned()),
+            })
+            .collect(),
     };
-    let Ok(wip_client::Reply::Success(response)) = transport.observe(&request).await else {
-        panic!("the demo lists /projects/bulk");
-    };
-    let limits = Limits::new(1 << 20, BODY, 64).expect("limits");
-    encode_observe_response(&request, &response, &limits)
-        .expect("encodes")
-        .len() as u64
+    SpaceChanges {
+        interfaces: vec![
+            interface(
+                "/",
+                "issue.read",
+                [
+                    ("get", "Returns the issue's title, status and fields"),
+                    ("body", "Returns the issue's body text"),
+                    ("history", "Lists the changes made to the issue"),
+                    ("links", "Lists the issues this one links to"),
+                    ("watchers", "Lists who is notified of changes"),
+                ],
+            ),
+            interface(
+                "/",
+                "issue comments",
+                [
+                    ("add", "Adds a comment to the issue"),
+                    ("list", "Lists the issue's comments, oldest first"),
+                    ("edit", "Replaces the text of a comment"),
+                    ("delete", "Deletes a comment"),
+                    ("react", "Adds a reaction to a comment"),
+                ],
+            ),
+            interface(
+                "/bulk/0",
+                "issue::lifecycle",
+                [
+                    ("close", "Closes the issue with a reason"),
+                    ("reopen", "Reopens a closed issue"),
+                    ("assign", "Assigns the issue to a person"),
+                    ("prioritize", "Sets the issue's priority"),
+                    ("label", "Adds a label to the issue"),
+                ],
+            ),
+        ],
+        ..SpaceChanges::default()
+    }
 }
 
-fn dir_bytes(folder: &std::path::Path) -> u64 {
+/// What the backend holds now, in bytes: the embedded store's files, or PostgreSQL's tables of
+/// spaces with their indexes and TOAST.
+async fn stored_bytes(backend: &Backend) -> u64 {
+    match backend {
+        Backend::Embedded(folder) => dir_bytes(folder),
+        Backend::Postgres(url) => postgres_bytes(url).await.expect("PostgreSQL answers"),
+    }
+}
+
+fn dir_bytes(folder: &FsPath) -> u64 {
     std::fs::read_dir(folder)
         .map(|entries| {
             entries
@@ -223,4 +321,23 @@ fn dir_bytes(folder: &std::path::Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+async fn postgres_bytes(url: &str) -> Result<u64, StoreError> {
+    let unavailable = |error: tokio_postgres::Error| {
+        StoreError::new(wip_client::StoreErrorKind::Unavailable, error.to_string())
+    };
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .map_err(unavailable)?;
+    tokio::spawn(connection);
+    let row = client
+        .query_one(
+            "SELECT sum(pg_total_relation_size(t))::bigint FROM unnest(array['wip_spaces', \
+             'wip_entries', 'wip_interfaces', 'wip_tombstones', 'wip_leases']::regclass[]) AS t",
+            &[],
+        )
+        .await
+        .map_err(unavailable)?;
+    Ok(row.get::<_, i64>(0) as u64)
 }

@@ -110,7 +110,7 @@ impl SpaceStore for EmbeddedStore {
             files.touch();
             let (snapshot, stamp) = files.read().map_err(io_error)?;
             inner.remember(&space, stamp, snapshot.last_seq);
-            Ok(snapshot.whole())
+            Ok(snapshot.into_whole())
         })
         .await
     }

@@ -104,11 +104,11 @@ impl Snapshot {
     }
 
     /// Everything kept, as a load returns it.
-    pub(crate) fn whole(&self) -> Kept {
+    pub(crate) fn into_whole(self) -> Kept {
         Kept {
             changes: SpaceChanges {
-                entries: self.entries.values().map(|(_, e)| e.clone()).collect(),
-                interfaces: self.interfaces.values().map(|(_, i)| i.clone()).collect(),
+                entries: self.entries.into_values().map(|(_, e)| e).collect(),
+                interfaces: self.interfaces.into_values().map(|(_, i)| i).collect(),
                 ..SpaceChanges::default()
             },
             position: StorePosition(self.last_seq),

@@ -22,7 +22,10 @@ use wip_model::{
 };
 
 use super::KnownSpace;
+use super::documents::Operations;
 use super::kept::ObservedAt;
+use super::objects::Objects;
+use super::pins::Pins;
 use super::requests::Pending;
 use super::vocabulary::{CallOutcome, Completion, RequestId, SpaceError};
 use crate::discover::DiscoverDocument;
@@ -304,18 +307,15 @@ impl KnownSpace {
     /// Brings both parts down to their limits, least recently used first, sparing what a
     /// request holds.
     pub(super) fn evict(&mut self) {
+        for path in evict_objects(&mut self.objects, &self.pins, self.limits.objects.get()) {
+            self.index.remove(&path);
+        }
         let pins = &self.pins;
-        let objects = self
-            .objects
-            .victims(self.limits.objects.get(), |path| pins.holds_object(path));
         let interfaces = self
             .interfaces
             .victims(self.limits.interfaces.get(), |reference| {
                 pins.holds_interface(reference)
             });
-        for path in objects {
-            self.remove_object(&path);
-        }
         for reference in interfaces {
             self.interfaces.remove(&reference);
         }
@@ -331,17 +331,20 @@ impl KnownSpace {
     /// What the index is given of the entry at `path`; `None` when it holds no Object.
     pub(super) fn document(&self, path: &Path) -> Option<DiscoverDocument> {
         let object = self.objects.get(path)?.object.as_ref()?;
-        let mut operations = Vec::new();
-        for reference in object.interfaces.iter() {
-            self.extend_operations(reference, &mut operations);
+        Some(self.operations().document(
+            path,
+            &object.name,
+            object.description.as_deref(),
+            &object.interfaces,
+        ))
+    }
+
+    /// Where the index finds the operations of an interface.
+    pub(super) fn operations(&self) -> Operations<'_> {
+        Operations {
+            interfaces: &self.interfaces,
+            kept: &self.kept_operations,
         }
-        Some(DiscoverDocument {
-            path: path.clone(),
-            name: object.name.to_string(),
-            description: object.description.as_ref().map(|d| d.to_string()),
-            interfaces: object.interfaces.to_vec(),
-            operations,
-        })
     }
 
     /// Starts a fetch of `reference`.
@@ -442,4 +445,15 @@ impl KnownSpace {
             self.reindex(&path);
         }
     }
+}
+
+/// Brings `objects` down to `limit`, least recently used first, sparing what a request holds;
+/// returns the paths of those evicted that were discoverable, for the caller to take out of the
+/// index.
+pub(super) fn evict_objects(objects: &mut Objects, pins: &Pins, limit: usize) -> Vec<Path> {
+    let victims = objects.victims(limit, |path| pins.holds_object(path));
+    victims
+        .into_iter()
+        .filter(|path| objects.remove(path).is_some_and(|entry| entry.discoverable))
+        .collect()
 }

@@ -58,6 +58,7 @@
 
 mod apply;
 mod calls;
+mod documents;
 mod dump;
 mod eviction;
 mod interfaces;
@@ -70,6 +71,7 @@ mod outcome;
 mod pins;
 mod requests;
 mod saved;
+mod taking_in;
 mod vocabulary;
 
 use std::fmt;

@@ -1,6 +1,6 @@
 //! What the Discoverable Space keeps between runs and shares between processes: the entries
 //! with their listings, and the operations the index knows of each interface. The Known Space
-//! journals what changed since it was last taken, and takes in what another run kept.
+//! journals what changed since it was last taken; `taking_in.rs` takes in what another run kept.
 //!
 //! Invariants:
 //! - Only what a Host published is kept: names, descriptions, interface lists, child names,
@@ -11,13 +11,10 @@
 //! - The journal records a removal only when the Host said so (a listing without the child, a
 //!   `not_found`); eviction from memory removes nothing that is kept.
 
-use std::sync::Arc;
-
-use wip_model::{InterfaceReference, Path, Str};
+use wip_model::{Path, Str};
 
 use super::KnownSpace;
 use super::kept::{SavedEntry, SavedInterface, SavedListing, SpaceChanges};
-use crate::discover::DiscoverOperation;
 
 impl KnownSpace {
     /// From now on, the space journals what changes in its Discoverable Space, for
@@ -47,7 +44,8 @@ impl KnownSpace {
                 .into_iter()
                 .filter_map(|reference| {
                     let mut operations = Vec::new();
-                    self.extend_operations(&reference, &mut operations)
+                    self.operations()
+                        .extend(&reference, &mut operations)
                         .then_some(SavedInterface {
                             reference,
                             operations,
@@ -80,149 +78,17 @@ impl KnownSpace {
             ),
         })
     }
-
-    /// Takes in what another run kept (or another process changed): interfaces' operations,
-    /// then removals, then entries, which are stale and discoverable as kept, then evidence.
-    /// Returns how many entries changed. What the journal holds is left as it is, and nothing
-    /// taken in is journalled.
-    pub fn apply_saved(&mut self, changes: &SpaceChanges) -> usize {
-        for interface in &changes.interfaces {
-            self.kept_operations.insert(
-                interface.reference.clone(),
-                Arc::from(interface.operations.as_slice()),
-            );
-        }
-        let journal_on = std::mem::replace(&mut self.journal.on, false);
-        let mut changed = 0;
-        for path in &changes.removed {
-            changed += self.forget_subtree(path);
-        }
-        // Discoverable entries go into the index together, after the loop: a whole kept space
-        // is indexed in one build rather than document by document.
-        let mut discoverable = Vec::new();
-        for saved in &changes.entries {
-            if self
-                .objects
-                .get(&saved.path)
-                .is_some_and(|entry| entry.observation.is_loading())
-            {
-                continue;
-            }
-            if !self.objects.restore(saved) {
-                continue;
-            }
-            changed += 1;
-            if saved.discoverable {
-                discoverable.push(&saved.path);
-            } else {
-                self.index.remove(&saved.path);
-            }
-            // As an answer does: a kept space larger than the Known Space never holds all of
-            // its entries at once.
-            if self.objects.len() > self.limits.objects.get() {
-                self.evict();
-            }
-        }
-        // Evicted meanwhile (and so out of the index), an entry is left out.
-        let documents = discoverable
-            .into_iter()
-            .filter(|path| {
-                self.objects
-                    .get(path)
-                    .is_some_and(|entry| entry.discoverable)
-            })
-            .filter_map(|path| self.document(path))
-            .collect();
-        self.index.upsert_many(documents);
-        if !changes.interfaces.is_empty() {
-            let references: Vec<&InterfaceReference> =
-                changes.interfaces.iter().map(|i| &i.reference).collect();
-            for reference in references {
-                self.reindex_carriers(reference);
-            }
-        }
-        for path in &changes.returned {
-            self.entry_returned(path);
-        }
-        for path in &changes.changed {
-            self.object_changed(path);
-        }
-        self.journal.on = journal_on;
-        self.evict();
-        changed
-    }
-
-    /// The subtree at `path` is gone, as another run saw: it leaves the Discoverable Space
-    /// and its listings, and what is held of it goes stale.
-    fn forget_subtree(&mut self, path: &Path) -> usize {
-        let below: Vec<Path> = self
-            .objects
-            .subtree(path)
-            .filter(|(_, entry)| !entry.observation.is_loading())
-            .map(|(path, _)| path.clone())
-            .collect();
-        let mut changed = 0;
-        for path in below {
-            let Some(entry) = self.objects.get_mut(&path) else {
-                continue;
-            };
-            if !entry.discoverable && entry.listed_at.is_none() {
-                continue;
-            }
-            entry.observation.retired();
-            entry.listed_at = None;
-            entry.marked = false;
-            if entry.discoverable {
-                entry.discoverable = false;
-                self.index.remove(&path);
-            }
-            changed += 1;
-        }
-        changed
-    }
-
-    /// Appends the operations the index gives the interface to `out`: from its descriptor
-    /// when one is held, else as another run kept them; `false` when neither knows them.
-    /// Appended in place, since every entry the index takes in asks for its interfaces'.
-    pub(super) fn extend_operations(
-        &self,
-        reference: &InterfaceReference,
-        out: &mut Vec<DiscoverOperation>,
-    ) -> bool {
-        if let Some(descriptor) = self
-            .interfaces
-            .get(reference)
-            .and_then(|entry| entry.descriptor.as_ref())
-        {
-            out.extend(descriptor.operations.iter().map(|operation| {
-                DiscoverOperation {
-                    name: operation.name.to_string(),
-                    summary: operation
-                        .documentation
-                        .as_ref()
-                        .map(|d| d.summary.to_string()),
-                }
-            }));
-            return true;
-        }
-        match self.kept_operations.get(reference) {
-            Some(kept) => {
-                out.extend(kept.iter().cloned());
-                true
-            }
-            None => false,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, UNIX_EPOCH};
 
-    use wip_model::{InterfaceName, Object, ObjectObservation};
+    use wip_model::{InterfaceName, InterfaceReference, Object, ObjectObservation};
 
     use super::*;
     use crate::space::ObservationState;
+    use crate::space::taking_in::SIDE_BY_SIDE_FROM;
     use crate::transport::Reply;
 
     fn path(text: &str) -> Path {
@@ -325,34 +191,80 @@ mod tests {
 
     #[test]
     fn a_kept_space_larger_than_the_known_space_is_indexed_as_far_as_it_is_held() {
+        // Under and past the size from which documents are built beside the restoring.
+        for (entries, held) in [(3_000, 2_000), (SIDE_BY_SIDE_FROM + 2_000, 8_000)] {
+            let mut first = space();
+            first.keep_journal();
+            let children = (0..entries)
+                .map(|i| node(&format!("{i}"), "login fails", None))
+                .collect();
+            observe(&mut first, "/", node("", "root", Some(children)));
+            let changes = first.take_changes();
+
+            let mut small = KnownSpace::new(
+                first.session.clone(),
+                super::super::SpaceLimits {
+                    objects: std::num::NonZeroUsize::new(held).expect("non-zero"),
+                    ..super::super::SpaceLimits::default()
+                },
+            );
+            small.apply_saved(&changes);
+            let discoverable: Vec<Path> = (0..entries)
+                .map(|i| path(&format!("/{i}")))
+                .filter(|path| small.is_discoverable(path))
+                .collect();
+            assert!(
+                !discoverable.is_empty() && discoverable.len() < entries,
+                "{}",
+                discoverable.len()
+            );
+            // The index holds exactly the entries the space holds: none of those evicted while
+            // the kept space went in.
+            assert_eq!(small.discoverable_count(), discoverable.len());
+            let hits = small.discover(&Path::root(), "login", entries);
+            assert_eq!(hits.len(), discoverable.len());
+            assert!(hits.iter().all(|hit| small.is_discoverable(&hit.path)));
+        }
+    }
+
+    #[test]
+    fn kept_operations_reach_the_entries_that_expose_their_interface() {
         let mut first = space();
         first.keep_journal();
-        // More entries than one compaction's worth, so that they are indexed in one build.
-        let children = (0..3_000)
-            .map(|i| node(&format!("{i}"), "login fails", None))
-            .collect();
-        observe(&mut first, "/", node("", "root", Some(children)));
-        let changes = first.take_changes();
-
-        let mut small = KnownSpace::new(
-            first.session.clone(),
-            super::super::SpaceLimits {
-                objects: std::num::NonZeroUsize::new(2_000).expect("non-zero"),
-                ..super::super::SpaceLimits::default()
-            },
+        observe(
+            &mut first,
+            "/",
+            node("", "root", Some(vec![node("1", "login fails", None)])),
         );
-        small.apply_saved(&changes);
-        let held: Vec<Path> = (0..3_000)
-            .map(|i| path(&format!("/{i}")))
-            .filter(|path| small.is_discoverable(path))
-            .collect();
-        assert!(!held.is_empty() && held.len() < 3_000, "{}", held.len());
-        // The index holds exactly the entries the space holds: none of those evicted while
-        // the kept space went in.
-        assert_eq!(small.discoverable_count(), held.len());
-        let hits = small.discover(&Path::root(), "login", 3_000);
-        assert_eq!(hits.len(), held.len());
-        assert!(hits.iter().all(|hit| small.is_discoverable(&hit.path)));
+        let entries = first.take_changes();
+        let reference = InterfaceReference::new(
+            Path::root(),
+            InterfaceName::new("issue.read").expect("a name"),
+        );
+        let operations = SpaceChanges {
+            interfaces: vec![SavedInterface {
+                reference,
+                operations: vec![crate::discover::DiscoverOperation {
+                    name: "escalate".to_owned(),
+                    summary: Some("Pages the on-call engineer".to_owned()),
+                }],
+            }],
+            ..SpaceChanges::default()
+        };
+        // Operations taken in after the entries: the entries held are indexed again.
+        let mut later = space();
+        later.apply_saved(&entries);
+        assert!(found(&later, "engineer").is_empty());
+        later.apply_saved(&operations);
+        assert_eq!(found(&later, "engineer"), ["/1"]);
+        assert_eq!(later.discoverable_count(), 1);
+        // Taken in together: the entries' documents carry them from the start.
+        let mut together = entries.clone();
+        together.merge(operations);
+        let mut at_once = space();
+        at_once.apply_saved(&together);
+        assert_eq!(found(&at_once, "escalate"), ["/1"]);
+        assert_eq!(at_once.discoverable_count(), 1);
     }
 
     #[test]

@@ -165,7 +165,10 @@ fn read_body(input: &mut In<'_>) -> Result<Snapshot, Unreadable> {
         }
         lists.push(list);
     }
-    for _ in 0..input.count()? {
+    // Written in path order, so the map is built from a sorted run rather than by inserts.
+    let count = input.count()?;
+    let mut entries = Vec::with_capacity(count);
+    for _ in 0..count {
         let seq = input.u64()?;
         let path = input.path()?;
         let name = Str::from(input.str()?);
@@ -198,8 +201,9 @@ fn read_body(input: &mut In<'_>) -> Result<Snapshot, Unreadable> {
             discoverable: flags & DISCOVERABLE != 0,
             listing,
         };
-        snapshot.entries.insert(path, (seq, entry));
+        entries.push((path, (seq, entry)));
     }
+    snapshot.entries = entries.into_iter().collect();
     for _ in 0..input.count()? {
         let seq = input.u64()?;
         let reference = input.reference()?;
