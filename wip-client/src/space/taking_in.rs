@@ -47,7 +47,7 @@ impl KnownSpace {
             .collect();
         // Held entries whose interfaces' operations changed are indexed again, unless the batch
         // brings them anew.
-        let mut documents = self.carriers_outside(&changes.interfaces, &changes.entries);
+        let mut documents = self.carriers_outside(&changes.interfaces, &taken);
         let Self {
             objects,
             index,
@@ -119,7 +119,7 @@ impl KnownSpace {
     fn carriers_outside(
         &self,
         interfaces: &[SavedInterface],
-        entries: &[SavedEntry],
+        entries: &[&SavedEntry],
     ) -> Vec<DiscoverDocument> {
         if interfaces.is_empty() {
             return Vec::new();
