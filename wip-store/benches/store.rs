@@ -11,29 +11,30 @@
 //! - **bytes per entry**: what the store grew by for the N entries, over the entries' wire size
 //!   (the observe answers' JSON that listed them).
 //!
+//! Each timed row runs in a process of its own (this executable again, `rows.rs`), as a
+//! command does: every side starts from a cold heap, and none frees its space on the clock.
 //! The embedded store always; PostgreSQL too when `WIP_BENCH_POSTGRES` holds a URL of a
 //! database the bench may write to. `STORE_BENCH_ENTRIES` sets N (default 300,000).
 
 #[path = "store/host.rs"]
 mod host;
+#[path = "store/rows.rs"]
+mod rows;
 
 use std::path::{Path as FsPath, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use host::Host;
 use wip_client::discover::DiscoverOperation;
 use wip_client::space::{SavedInterface, SpaceChanges};
-use wip_client::{Client, ClientOptions, Endpoint, HttpOptions, HttpTransport, Session, SpaceKey};
 use wip_client::{SpaceStore, StoreError};
-use wip_model::codec::Limits;
 use wip_model::{InterfaceName, InterfaceReference, Path};
 use wip_store::{EmbeddedStore, PostgresStore, StoreOptions, space_key};
-use wip_tools::{DiscoverInput, Tools, ToolsConfig};
 
 /// Room for the largest answer: the crawl's observe of `/bulk` at depth 2, every entry at once
 /// (about 27 MB of JSON for each 100,000).
-const BODY: usize = 256 << 20;
+pub(crate) const BODY: usize = 256 << 20;
 
 /// Where a backend's bytes are counted.
 enum Backend {
@@ -42,6 +43,10 @@ enum Backend {
 }
 
 fn main() {
+    if rows::is_child() {
+        rows::run_child();
+        return;
+    }
     let entries: usize = std::env::var("STORE_BENCH_ENTRIES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -64,50 +69,55 @@ fn main() {
         let embedded: Arc<dyn SpaceStore> =
             Arc::new(EmbeddedStore::open(&folder, StoreOptions::default()).expect("opens"));
         let backend = Backend::Embedded(folder.clone());
-        report("embedded", &host, embedded, 0.25, entries, wire, &backend).await;
+        let location = folder.display().to_string();
+        report("embedded", &host, embedded, 0.25, &location, wire, &backend).await;
         let _ = std::fs::remove_dir_all(&folder);
         if let Ok(url) = std::env::var("WIP_BENCH_POSTGRES") {
             let postgres = PostgresStore::connect(&url, StoreOptions::default())
                 .await
                 .expect("WIP_BENCH_POSTGRES connects");
             let postgres: Arc<dyn SpaceStore> = Arc::new(postgres);
-            let backend = Backend::Postgres(url);
-            report("postgres", &host, postgres, 0.5, entries, wire, &backend).await;
+            let backend = Backend::Postgres(url.clone());
+            report("postgres", &host, postgres, 0.5, &url, wire, &backend).await;
         }
     });
 }
 
-/// One backend's rows.
+/// One backend's rows; `location` is the store as `--store` names it.
 async fn report(
     name: &str,
     host: &Host,
     store: Arc<dyn SpaceStore>,
     load_target: f64,
-    entries: usize,
+    location: &str,
     wire: u64,
     backend: &Backend,
 ) {
     let run = std::process::id();
-    let key = |part: &str| {
-        space_key(
-            &host.endpoint(),
-            Some(&format!("bench-{name}-{run}-{part}")),
-        )
+    let label = |part: &str| format!("bench-{name}-{run}-{part}");
+    let child = |row: &'static str, key: Option<String>| rows::Child {
+        row,
+        endpoint: host.endpoint(),
+        entries: host.entries(),
+        store: key.map(|key| (location.to_owned(), key)),
     };
-    let whole = key("whole");
     // The baseline: a crawl of every entry into a client that keeps nothing.
-    let crawl = timed(async { discover(tools(host, entries, None).await, "/bulk").await }).await;
+    let busy = host.busy();
+    let crawl = child(rows::DISCOVER_ALL, None).run();
+    let host_share = host.busy() - busy;
     let before = stored_bytes(backend).await;
-    let first_whole = timed(async {
-        discover(tools(host, entries, Some((&store, &whole))).await, "/bulk").await
-    })
-    .await;
+    let first_whole = child(rows::DISCOVER_ALL, Some(label("whole"))).run();
     let stored = stored_bytes(backend).await.saturating_sub(before);
-    let kept = store.load(&whole).await.expect("loads");
-    let kept_entries = kept.changes.entries.len();
-    let save = timed(store.save(&key("copy"), &kept.changes)).await;
-    drop(kept);
-    let load = timed_load(host, entries, &store, &whole).await;
+    let whole = space_key(&host.endpoint(), Some(&label("whole")));
+    let kept_entries = store
+        .load(&whole)
+        .await
+        .expect("loads")
+        .changes
+        .entries
+        .len();
+    let save = child(rows::SAVE_AGAIN, Some(label("whole"))).run();
+    let load = child(rows::LOAD, Some(label("whole"))).run();
 
     // The same space with the operations of its entries' interfaces kept, as after an inspect:
     // every entry's document then carries them.
@@ -115,38 +125,30 @@ async fn report(
         .save(&whole, &kept_operations())
         .await
         .expect("the operations are kept");
-    let load_with_operations = timed_load(host, entries, &store, &whole).await;
+    let load_with_operations = child(rows::LOAD, Some(label("whole"))).run();
 
-    let scope = key("scope");
-    let first = timed(async {
-        discover(
-            tools(host, entries, Some((&store, &scope))).await,
-            "/bulk/0",
-        )
-        .await
-    })
-    .await;
+    let first = child(rows::DISCOVER_SCOPE, Some(label("scope"))).run();
     let observes = host.observes();
-    let second = timed(async {
-        discover(
-            tools(host, entries, Some((&store, &scope))).await,
-            "/bulk/0",
-        )
-        .await
-    })
-    .await;
+    let second = child(rows::DISCOVER_SCOPE, Some(label("scope"))).run();
     let observed_again = host.observes() - observes;
 
     println!("{name}: {kept_entries} entries kept");
     println!(
-        "  crawl, a discover without a store (baseline) {:>8.3} s",
-        crawl.as_secs_f64()
+        "  crawl, a discover without a store (baseline) {:>8.3} s, the Host answering {:.3} s \
+         of it",
+        crawl.as_secs_f64(),
+        host_share.as_secs_f64()
     );
     println!(
         "  first discover, crawl and save {:>8.3} s",
         first_whole.as_secs_f64()
     );
     row("load into a ready index", load, crawl, load_target);
+    println!(
+        "  {:<36} ratio {:.3}",
+        "load / the crawl less the Host's share",
+        load.as_secs_f64() / (crawl - host_share).as_secs_f64()
+    );
     row(
         "load, operations kept",
         load_with_operations,
@@ -179,80 +181,6 @@ fn row(label: &str, time: Duration, baseline: Duration, target: f64) {
         "  {label:<25} {:>8.3} s  ratio {ratio:.3} {verdict}",
         time.as_secs_f64()
     );
-}
-
-/// How long a new client takes to load the space `key` into a ready index.
-async fn timed_load(
-    host: &Host,
-    entries: usize,
-    store: &Arc<dyn SpaceStore>,
-    key: &SpaceKey,
-) -> Duration {
-    timed(async {
-        let client = client(host, entries);
-        client
-            .keep_in(Arc::clone(store), key.clone())
-            .await
-            .expect("loads");
-        client
-    })
-    .await
-}
-
-/// How long `work` takes; what it gives back is freed after the clock stops, as a process that
-/// exits does not free its space.
-async fn timed<T>(work: impl Future<Output = T>) -> Duration {
-    let started = Instant::now();
-    let done = work.await;
-    let elapsed = started.elapsed();
-    drop(done);
-    elapsed
-}
-
-fn client(host: &Host, entries: usize) -> Client {
-    let endpoint = Endpoint::parse(&host.endpoint()).expect("the endpoint parses");
-    let session = Session::new(&endpoint, "bench");
-    let mut http = HttpOptions::default();
-    http.limits = Limits::new(1 << 20, BODY, 64).expect("limits");
-    let transport = HttpTransport::new(endpoint, http).expect("a transport");
-    let mut options = ClientOptions::default();
-    // Room for every entry, so that each side holds the same index.
-    options.space.objects = std::num::NonZeroUsize::new(entries * 2).expect("non-zero");
-    Client::new(Arc::new(transport), session, options)
-}
-
-/// The tools of a new client, as a `wip discover` process has them: keeping its space in
-/// `store` when one is given.
-async fn tools(
-    host: &Host,
-    entries: usize,
-    store: Option<(&Arc<dyn SpaceStore>, &SpaceKey)>,
-) -> Tools<Client> {
-    let client = client(host, entries);
-    if let Some((store, key)) = store {
-        client
-            .keep_in(Arc::clone(store), key.clone())
-            .await
-            .expect("the store loads");
-    }
-    let config = ToolsConfig {
-        crawl_budget: 1_000,
-        deadline: None,
-        ..ToolsConfig::default()
-    };
-    Tools::with_config(client, config)
-}
-
-/// Discovers in `scope`, giving the tools back for [`timed`] to free.
-async fn discover(tools: Tools<Client>, scope: &str) -> Tools<Client> {
-    let input = DiscoverInput {
-        scope: scope.to_owned(),
-        query: "login form".to_owned(),
-        ..DiscoverInput::default()
-    };
-    let report = tools.discover_report(&input).await;
-    assert!(!report.output.is_error, "{}", report.output.text);
-    tools
 }
 
 /// The operations of three interfaces the entries expose (the lifecycle one is the first
