@@ -47,7 +47,7 @@ impl TreeHost {
         let level = path.segments().count();
         let children = (depth > 0).then(|| {
             if level >= 2 {
-                return Vec::new();
+                return Box::default();
             }
             (0..self.width)
                 .map(|index| {
@@ -60,7 +60,7 @@ impl TreeHost {
             object: Object {
                 name: path.segments().last().unwrap_or("").into(),
                 description: None,
-                interfaces: vec![],
+                interfaces: vec![].into(),
                 object_ref: None,
                 validator: None,
             },

@@ -89,7 +89,7 @@ impl FaultHost {
         Object {
             name: name.into(),
             description: Some(format!("item {name}").into()),
-            interfaces: vec![counter()],
+            interfaces: vec![counter()].into(),
             object_ref: Some(ObjectRef::new(format!("ref-{name}"))),
             validator: Some(Validator::new(
                 format!("v{}", self.version.load(Ordering::SeqCst)).into_bytes(),
@@ -104,7 +104,7 @@ impl FaultHost {
                 .iter()
                 .map(|child| ObjectObservation {
                     object: self.object(child),
-                    children: (request.depth > 1).then(Vec::new),
+                    children: (request.depth > 1).then(Box::default),
                 })
                 .collect()
         });

@@ -19,7 +19,7 @@ impl ObjectObservation {
     ///     object: Object {
     ///         name: name.into(),
     ///         description: None,
-    ///         interfaces: vec![],
+    ///         interfaces: vec![].into(),
     ///         object_ref: None,
     ///         validator: None,
     ///     },
@@ -75,11 +75,11 @@ mod tests {
             object: Object {
                 name: name.into(),
                 description: None,
-                interfaces: vec![],
+                interfaces: vec![].into(),
                 object_ref: None,
                 validator: None,
             },
-            children,
+            children: children.map(Into::into),
         }
     }
 
