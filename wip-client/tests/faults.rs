@@ -121,7 +121,7 @@ impl FaultHost {
         fault: Option<Fault>,
         interaction: ProtocolInteraction,
         answer: impl FnOnce() -> Result<Vec<u8>, ProtocolError>,
-        classify: impl FnOnce(&RawResponse) -> Result<Reply<T>, TransportError>,
+        classify: impl FnOnce(RawResponse) -> Result<Reply<T>, TransportError>,
     ) -> Result<Reply<T>, TransportError> {
         if let Some(Fault::Refuse) = fault {
             return Err(TransportError::Connect {
@@ -177,7 +177,7 @@ impl FaultHost {
             Some(Fault::Gzip) => raw.content_encodings = vec!["gzip".into()],
             _ => {}
         }
-        classify(&raw)
+        classify(raw)
     }
 }
 
