@@ -87,8 +87,7 @@ mod tests {
             interfaces: vec![InterfaceReference::new(
                 Path::root(),
                 InterfaceName::new("issue.lifecycle").expect("non-empty"),
-            )]
-            .into(),
+            )],
             operations: vec![DiscoverOperation {
                 name: "close".to_owned(),
                 summary: Some("課題を閉じる".to_owned()),

@@ -170,7 +170,7 @@ mod tests {
             name: path.last_segment().unwrap_or("").to_owned(),
             path,
             description: Some(description.to_owned()),
-            interfaces: vec![].into(),
+            interfaces: vec![],
             operations: vec![],
         }
     }

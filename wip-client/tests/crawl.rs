@@ -251,7 +251,7 @@ async fn a_wide_answer_keeps_only_the_unexplored_paths_the_report_lists() {
     // The first round kept the first 1,024 of the root's children in breadth-first order; the
     // second observed two of them and kept the rest, then the first of their children.
     let mut children: Vec<Path> = (0..1200)
-        .map(|index| Path::new(&format!("/n{index}")).unwrap())
+        .map(|index| Path::new(format!("/n{index}")).unwrap())
         .collect();
     children.sort();
     assert_eq!(report.frontier[..1022], children[2..1024]);

@@ -96,7 +96,7 @@ impl Document {
             path,
             name,
             description: String::new(),
-            interfaces: Vec::new().into(),
+            interfaces: Vec::new(),
             operations: Vec::new(),
         }
     }

@@ -281,8 +281,7 @@ async fn a_large_space_takes_at_most_twice_its_wire_size() {
                 reference("/", "issue.read"),
                 reference("/", "issue comments"),
                 reference("/projects/bulk", "issue::lifecycle"),
-            ]
-            .into(),
+            ],
             ..entry(&format!("/projects/bulk/{name}"))
         });
     }

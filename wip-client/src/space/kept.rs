@@ -264,7 +264,7 @@ mod tests {
             path: path(at),
             name: name.into(),
             description: None,
-            interfaces: vec![].into(),
+            interfaces: vec![],
             discoverable: true,
             listing: None,
         };

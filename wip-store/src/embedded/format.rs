@@ -348,7 +348,7 @@ mod tests {
                     path: path("/projects"),
                     name: "projects".into(),
                     description: None,
-                    interfaces: vec![].into(),
+                    interfaces: vec![],
                     discoverable: true,
                     listing: Some(SavedListing {
                         children: vec!["wip".into(), "日本語 ドキュメント".into()],
@@ -366,7 +366,7 @@ mod tests {
                     path: path("/projects/wip"),
                     name: "wip".into(),
                     description: Some("line\nbreak \u{202e}".into()),
-                    interfaces: vec![reference.clone()].into(),
+                    interfaces: vec![reference.clone()],
                     discoverable: true,
                     listing: None,
                 },

@@ -36,7 +36,7 @@ pub(crate) fn entry(at: &str) -> SavedEntry {
         name: Str::from(path.last_segment().unwrap_or("")),
         path,
         description: None,
-        interfaces: vec![reference("/", "issue.read")].into(),
+        interfaces: vec![reference("/", "issue.read")],
         discoverable: true,
         listing: None,
     }
@@ -83,7 +83,7 @@ pub(crate) async fn save_and_load(store: &dyn SpaceStore) {
     let odd = SavedEntry {
         name: Str::from("not the segment \0 \u{202e}"),
         description: Some(Str::from("línea\nnueva \u{0}")),
-        interfaces: vec![reference("/", "a"), reference("/x\0y", "::b#c")].into(),
+        interfaces: vec![reference("/", "a"), reference("/x\0y", "::b#c")],
         discoverable: false,
         ..listed("/x\0y/世界", &["", "\0", "é"], 1_700_000_000_123)
     };
@@ -108,7 +108,7 @@ pub(crate) async fn save_and_load(store: &dyn SpaceStore) {
     };
     let changes = SpaceChanges {
         entries: entries.clone(),
-        interfaces: vec![interface.clone()].into(),
+        interfaces: vec![interface.clone()],
         ..SpaceChanges::default()
     };
     store.save(&space, &changes).await.expect("save");
@@ -277,7 +277,7 @@ pub(crate) async fn follow(store: &dyn SpaceStore) {
             discoverable: false,
             ..entry("/c")
         }],
-        interfaces: vec![interface.clone()].into(),
+        interfaces: vec![interface.clone()],
         ..SpaceChanges::default()
     };
     store.save(&space, &later).await.expect("save");
