@@ -257,10 +257,9 @@ mod tests {
             SmallBytes::from_slice(&[b'a'; 40]),
         );
         assert_eq!(short.cmp(&long), b"b"[..].cmp(&[b'a'; 40][..]));
-        assert_eq!(
-            std::mem::size_of::<SmallBytes>(),
-            std::mem::size_of::<Vec<u8>>()
-        );
+        // As large as a boxed slice, with room for an Option's tag.
+        assert_eq!(size_of::<SmallBytes>(), size_of::<Box<[u8]>>());
+        assert_eq!(size_of::<Option<SmallText>>(), size_of::<Box<[u8]>>());
     }
 
     #[test]
@@ -296,7 +295,19 @@ mod tests {
             for b in texts {
                 let (small_a, small_b) = (SmallString::from_str(a), SmallString::from_str(b));
                 assert_eq!(small_a.cmp(&small_b), a.cmp(b), "{a:?} {b:?}");
+                let (text_a, text_b) = (SmallText::from_str(a), SmallText::from_str(b));
+                assert_eq!(text_a.cmp(&text_b), a.cmp(b), "{a:?} {b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn texts_keep_any_length_whole() {
+        for text in ["", "ref-1", "fifteen bytes!!", "sixteen bytes!!!", "é世界 and more"] {
+            let small = SmallText::from_str(text);
+            assert_eq!(small.as_str(), text);
+            assert_eq!(SmallText::from_string(text.to_owned()), small);
+            assert_eq!(small.into_string(), text);
         }
     }
 }

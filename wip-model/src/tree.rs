@@ -25,7 +25,7 @@ impl ObjectObservation {
     ///     },
     ///     children,
     /// };
-    /// let tree = node("items", Some(vec![node("1", None), node("2", Some(vec![]))]));
+    /// let tree = node("items", Some(vec![node("1", None), node("2", Some(vec![].into()))].into()));
     /// let mut seen = Vec::new();
     /// tree.walk_with_paths(&Path::new("/items")?, |path, _| seen.push(path.as_str().to_owned()))?;
     /// assert_eq!(seen, ["/items", "/items/1", "/items/2"]);
