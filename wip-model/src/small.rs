@@ -303,7 +303,13 @@ mod tests {
 
     #[test]
     fn texts_keep_any_length_whole() {
-        for text in ["", "ref-1", "fifteen bytes!!", "sixteen bytes!!!", "é世界 and more"] {
+        for text in [
+            "",
+            "ref-1",
+            "fifteen bytes!!",
+            "sixteen bytes!!!",
+            "é世界 and more",
+        ] {
             let small = SmallText::from_str(text);
             assert_eq!(small.as_str(), text);
             assert_eq!(SmallText::from_string(text.to_owned()), small);
