@@ -478,42 +478,57 @@ async fn a_host_that_drops_kept_alive_connections_gets_no_false_unknowns() {
 }
 
 /// How many times the body's size a command's peak RSS may reach: the bound the project
-/// documents (README, "Limits, deadlines and memory"). The answer here is the worst case per
-/// byte: many small Objects whose names are too long to be kept inline, so the decoded tree is
-/// several times the body and is held beside it while it is decoded. A command that builds its
-/// output as a whole, copies the tree, keeps a set of every name or path, decodes past the
-/// requested depth, or holds every Object of the answer in its Known Space goes past this.
+/// documents (README, "Limits, deadlines and memory"). The answers here are the worst cases per
+/// byte: the densest, the smallest Objects with short names, so that the decoded tree is more
+/// than twice the body and is held beside it while it is decoded (and, for discover, every one
+/// of them at the depth boundary, so that the crawl finds them all unexplored); and small
+/// Objects whose names fill the inline room of a string. A command that builds its output as a
+/// whole, copies the tree, keeps a set of every name or path, queues every unexplored path,
+/// decodes past the requested depth, holds the body while it checks the tree, or holds every
+/// Object of the answer in its Known Space goes past this.
 const RSS_RATIO: u64 = 4;
+
+/// How the big answers of [`a_big_observe_answer_stays_within_a_few_times_its_size`] are built:
+/// `wire::big_body` or `wire::dense_body`, by the depth asked.
+type Body = fn(u64) -> Arc<Vec<u8>>;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_big_observe_answer_stays_within_a_few_times_its_size() {
-    let commands: [(&str, &[&str], u64, u64); 3] = [
+    let observe: &[&str] = &["observe", "/big", "--depth", "1"];
+    let discover: &[&str] = &["discover", "x", "--scope", "/big"];
+    // Name, body, arguments, depth of the answer, JSON output.
+    let commands: [(&str, Body, &[&str], u64, bool); 6] = [
+        ("observe --depth 1", wire::big_body, observe, 1, false),
+        ("observe --depth 1", wire::big_body, observe, 1, true),
+        ("discover --scope /big", wire::big_body, discover, 2, false),
         (
-            "observe --depth 1",
-            &["observe", "/big", "--depth", "1"],
+            "dense observe --depth 1",
+            wire::dense_body,
+            observe,
             1,
-            RSS_RATIO,
+            false,
         ),
         (
-            "observe --depth 1",
-            &["observe", "/big", "--depth", "1"],
+            "dense observe --depth 1",
+            wire::dense_body,
+            observe,
             1,
-            RSS_RATIO,
+            true,
         ),
         (
-            "discover --scope /big",
-            &["discover", "x", "--scope", "/big"],
+            "dense discover --scope /big",
+            wire::dense_body,
+            discover,
             2,
-            RSS_RATIO,
+            false,
         ),
     ];
     let mut cases = Vec::new();
-    for (index, (name, args, depth, ratio)) in commands.into_iter().enumerate() {
-        let body = wire::big_body(depth);
-        let size = body.len() as u64;
+    for (name, body, args, depth, json) in commands {
+        let size = body(depth).len() as u64;
         let script: Script = Arc::new(move |request, _| {
             if request.is(Route::Observe) && request.path() == "/big" {
-                let body = wire::big_body(request.depth().clamp(1, 2));
+                let body = body(request.depth().clamp(1, 2));
                 Answer::Stream(wire::big_head(body.len()), body)
             } else {
                 answer(404, &envelope("not_found", "no"))
@@ -525,8 +540,8 @@ async fn a_big_observe_answer_stays_within_a_few_times_its_size() {
             args,
         )
         .within(Duration::from_secs(120))
-        .max_rss(ratio * size);
-        if index == 1 {
+        .max_rss(RSS_RATIO * size);
+        if json {
             case = case.json();
         }
         cases.push(case);

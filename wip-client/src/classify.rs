@@ -61,14 +61,15 @@ pub fn is_json_content_type(value: &str) -> bool {
     }
 }
 
-/// Classifies an observe response.
+/// Classifies an observe response. The body is freed once its tree is read, before the tree
+/// is checked, so a wide answer's body is not held beside the check.
 pub fn classify_observe(
     request: &ObserveRequest,
-    response: &RawResponse,
+    response: RawResponse,
     limits: &Limits,
 ) -> Result<Reply<ObserveResponse>, TransportError> {
     classify(ProtocolInteraction::Observe, response, |body| {
-        codec::decode_observe_result(request, body, limits)
+        codec::decode_observe_result_owned(request, body, limits)
     })
 }
 
@@ -76,11 +77,11 @@ pub fn classify_observe(
 /// [`TransportError::UnsupportedDescriptorFormat`].
 pub fn classify_fetch_interface(
     request: &FetchInterfaceRequest,
-    response: &RawResponse,
+    response: RawResponse,
     limits: &Limits,
 ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
     classify(ProtocolInteraction::FetchInterface, response, |body| {
-        codec::decode_fetch_interface_result(request, body, limits)
+        codec::decode_fetch_interface_result(request, &body, limits)
     })
 }
 
@@ -88,20 +89,26 @@ pub fn classify_fetch_interface(
 pub fn classify_call_operation(
     request: &CallOperationRequest,
     descriptor: &ValidDescriptor,
-    response: &RawResponse,
+    response: RawResponse,
     limits: &Limits,
 ) -> Result<Reply<CallOperationResponse>, TransportError> {
     classify(ProtocolInteraction::CallOperation, response, |body| {
-        codec::decode_call_operation_result(request, descriptor, body, limits)
+        codec::decode_call_operation_result(request, descriptor, &body, limits)
     })
 }
 
 fn classify<T>(
     interaction: ProtocolInteraction,
-    response: &RawResponse,
-    decode: impl FnOnce(&[u8]) -> Result<ProtocolResult<T>, DecodeError>,
+    response: RawResponse,
+    decode: impl FnOnce(Vec<u8>) -> Result<ProtocolResult<T>, DecodeError>,
 ) -> Result<Reply<T>, TransportError> {
-    let status = response.status;
+    let RawResponse {
+        status,
+        content_type,
+        content_encodings,
+        location,
+        body,
+    } = response;
     let success = (200..300).contains(&status);
     let invalid = |kind, detail: String| TransportError::InvalidResponse {
         status,
@@ -115,17 +122,17 @@ fn classify<T>(
         403 => binding(BindingFailure::EndpointForbidden),
         300..=399 => TransportError::Redirect {
             status,
-            location: response.location.clone(),
+            location: location.clone(),
         },
         _ => TransportError::UnrecognisedBody {
             status,
-            content_type: response.content_type.clone(),
+            content_type: content_type.clone(),
             json,
         },
     };
 
     // 1. Content coding, at any status.
-    let identity_only = response.content_encodings.iter().all(|value| {
+    let identity_only = content_encodings.iter().all(|value| {
         value
             .split(',')
             .all(|token| token.trim().eq_ignore_ascii_case("identity"))
@@ -134,13 +141,10 @@ fn classify<T>(
         return Err(binding(BindingFailure::UnsupportedContentCoding));
     }
     // 2. Content type, before any look at the body.
-    let json = response
-        .content_type
-        .as_deref()
-        .is_some_and(is_json_content_type);
+    let json = content_type.as_deref().is_some_and(is_json_content_type);
     if !json {
         return Err(if success {
-            let got = match &response.content_type {
+            let got = match &content_type {
                 Some(content_type) => format!("content type {}", Quoted(content_type)),
                 None => "no content type".to_owned(),
             };
@@ -153,7 +157,7 @@ fn classify<T>(
         });
     }
     // 3. The body within its limit.
-    let body = match &response.body {
+    let body = match body {
         Ok(body) => body,
         Err(too_large) if success => {
             return Err(invalid(
@@ -253,7 +257,7 @@ mod tests {
             depth: 0,
         };
         for (response, expected) in cases {
-            let got = match classify_observe(&request, response, &Limits::default()) {
+            let got = match classify_observe(&request, response.clone(), &Limits::default()) {
                 Ok(Reply::Success(_)) => "ok".to_owned(),
                 Ok(Reply::Failure {
                     error,
@@ -376,7 +380,7 @@ mod tests {
                 path: Path::root(),
                 depth: 0,
             },
-            &redirect,
+            redirect,
             &Limits::default(),
         )
         .unwrap_err();
@@ -410,7 +414,8 @@ mod tests {
                 path: Path::root(),
                 depth: 0,
             };
-            let error = classify_observe(&request, &response, &Limits::default()).unwrap_err();
+            let error =
+                classify_observe(&request, response.clone(), &Limits::default()).unwrap_err();
             assert_eq!(error.to_string(), expected, "{response:?}");
         }
     }

@@ -1,7 +1,7 @@
 //! The crawl: breadth-first expansion of unexplored subtrees, with a bounded number of observes
 //! in flight and a deadline after which nothing more is sent.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::num::{NonZeroU32, NonZeroUsize};
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,6 +11,10 @@ use wip_model::{ObjectObservation, Path};
 
 use crate::client::Client;
 use crate::space::ClientError;
+
+/// How many unexplored paths a [`CrawlReport`] lists at least, whatever budget is left: enough
+/// to say where a crawl stopped, few enough to cost next to nothing.
+const FRONTIER_LISTED: usize = 1024;
 
 /// The bounds of a crawl. Start from [`CrawlBudget::default`] and set what differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,8 +54,12 @@ pub struct CrawlReport {
     /// Observe requests made.
     pub requests: usize,
     /// Paths whose children are still unexplored, breadth-first order (shallow paths first,
-    /// then path order).
+    /// then path order). Each round keeps the first of those it found, as many as the budget
+    /// could still observe after it, or 1,024 if that is more.
     pub frontier: Vec<Path>,
+    /// Unexplored paths past those in `frontier`, counted but not kept: a wide answer's leaves
+    /// beyond what the budget could observe would cost memory and never be sent.
+    pub unlisted: usize,
     /// Paths whose observe failed, with the error, breadth-first order.
     pub failures: Vec<(Path, ClientError)>,
     /// Whether the crawl stopped because its deadline passed: the observes in flight then are
@@ -62,7 +70,7 @@ pub struct CrawlReport {
 impl CrawlReport {
     /// Whether the whole scope was covered: nothing left to explore and nothing failed.
     pub fn is_complete(&self) -> bool {
-        self.frontier.is_empty() && self.failures.is_empty()
+        self.frontier.is_empty() && self.unlisted == 0 && self.failures.is_empty()
     }
 }
 
@@ -100,6 +108,7 @@ impl Client {
                 objects: 0,
                 requests: 0,
                 frontier: vec![],
+                unlisted: 0,
                 failures: vec![],
                 deadline_passed: false,
             },
@@ -155,13 +164,15 @@ struct Reached {
 
 impl Crawl<'_> {
     /// Observes `round`, in its order, at most `concurrency` at once. Returns the unexplored
-    /// paths the round found, with those of `round` it did not send, and whether the crawl must
-    /// stop (the budget is spent or the deadline passed).
+    /// paths the round found, with those of `round` it did not send, in breadth-first order
+    /// and at most as many as the budget can still observe (the others are counted in the
+    /// report's `unlisted`), and whether the crawl must stop (the budget is spent or the
+    /// deadline passed).
     async fn round(&mut self, round: Vec<Path>) -> (Vec<Path>, bool) {
         let depth = self.budget.depth.get();
         let concurrency = self.budget.concurrency.get();
         let deadline = self.budget.deadline;
-        let mut next = Vec::new();
+        let mut next = Next::default();
         let mut pending = round.into_iter();
         let mut in_flight = JoinSet::new();
         let mut sent: HashMap<tokio::task::Id, Path> = HashMap::new();
@@ -225,8 +236,24 @@ impl Crawl<'_> {
                 .failures
                 .push((path, ClientError::DeadlinePassed));
         }
-        next.extend(pending);
-        (next, stopped)
+        // The room at the round's end, the smallest it had, bounds what is kept whatever the
+        // order in which the answers came.
+        let room = self.room();
+        for path in pending {
+            next.insert(path, room);
+        }
+        next.trim(room);
+        self.report.unlisted += next.unlisted;
+        (next.paths.into_iter().map(|path| path.0).collect(), stopped)
+    }
+
+    /// How many unexplored paths are kept: as many as the budget still allows observes, or
+    /// [`FRONTIER_LISTED`] if that is more.
+    fn room(&self) -> usize {
+        self.budget
+            .max_requests
+            .saturating_sub(self.report.requests)
+            .max(FRONTIER_LISTED)
     }
 
     /// Takes in the answer to the observe of `path`: counts its Objects and queues its
@@ -235,7 +262,7 @@ impl Crawl<'_> {
         &mut self,
         path: Path,
         result: Result<Arc<ObjectObservation>, ClientError>,
-        next: &mut Vec<Path>,
+        next: &mut Next,
     ) {
         let tree = match result {
             Ok(tree) => tree,
@@ -247,7 +274,11 @@ impl Crawl<'_> {
         // The root was counted already when an earlier tree returned it unexplored: it is
         // then no start, or a start a tree has reached.
         let root_counted = self.starts.get(&path).is_none_or(|start| start.seen);
-        let queued = next.len();
+        let room = self.room();
+        let client = self.client;
+        // The unexplored nodes go to `next` a batch at a time, so that a tree with a million of
+        // them needs no list of them all.
+        let mut batch = Vec::new();
         // A decoded tree names only valid children, so the walk does not stop early.
         let _ = tree.walk_with_paths(&path, |node_path, node| {
             let start = self.starts.get_mut(node_path);
@@ -263,24 +294,83 @@ impl Crawl<'_> {
                 start.expanded |= node.children.is_some();
             }
             if node.children.is_none() {
-                next.push(node_path.clone());
+                batch.push(node_path.clone());
+                if batch.len() == BATCH {
+                    next.queue(client, &mut batch, room);
+                }
             }
         });
-        // A node the tree returned without children whose listing is held already (a refresh
-        // reaching down to listings observed before) is not unexplored: it ages on its own.
-        self.client.with_space(|space| {
-            let mut position = 0;
-            next.retain(|path| {
-                position += 1;
-                position <= queued || space.listed_at(path).is_none()
-            });
-        });
+        next.queue(client, &mut batch, room);
     }
 
     /// Whether a tree of this crawl returned `path` with its children. Only a start can be
     /// both a path to observe and expanded on the way (see [`Crawl`]).
     fn expanded(&self, path: &Path) -> bool {
         self.starts.get(path).is_some_and(|start| start.expanded)
+    }
+}
+
+/// How many unexplored paths of a tree are looked up in the Known Space at once.
+const BATCH: usize = 4096;
+
+/// The unexplored paths a round found: the first in breadth-first order, as many as the budget
+/// can still observe (or [`FRONTIER_LISTED`]), and how many others there were. The next round
+/// observes its paths in that order, so the paths past the budget's room would never be sent.
+///
+/// What is kept does not depend on the order in which the answers arrive: the room only
+/// shrinks as observes are sent, and each insertion keeps the first paths of all seen so far.
+#[derive(Default)]
+struct Next {
+    paths: BTreeSet<BreadthFirst>,
+    unlisted: usize,
+}
+
+impl Next {
+    /// Queues the paths of `batch` (emptying it) but those whose listing is held already: a
+    /// node a tree returned without children whose listing is held (a refresh reaching down to
+    /// listings observed before) is not unexplored, it ages on its own.
+    fn queue(&mut self, client: &Client, batch: &mut Vec<Path>, room: usize) {
+        client.with_space(|space| batch.retain(|path| space.listed_at(path).is_none()));
+        for path in batch.drain(..) {
+            self.insert(path, room);
+        }
+    }
+
+    /// Keeps `path` if it is among the first `room` paths seen so far, else counts it.
+    fn insert(&mut self, path: Path, room: usize) {
+        let path = BreadthFirst(path);
+        if self.paths.len() >= room && self.paths.last().is_none_or(|last| path >= *last) {
+            if !self.paths.contains(&path) {
+                self.unlisted += 1;
+            }
+            return;
+        }
+        self.paths.insert(path);
+        self.trim(room);
+    }
+
+    /// Keeps the first `room` paths and counts the others.
+    fn trim(&mut self, room: usize) {
+        while self.paths.len() > room {
+            self.paths.pop_last();
+            self.unlisted += 1;
+        }
+    }
+}
+
+/// A path ordered breadth-first.
+#[derive(PartialEq, Eq)]
+struct BreadthFirst(Path);
+
+impl Ord for BreadthFirst {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        breadth_first(&self.0, &other.0)
+    }
+}
+
+impl PartialOrd for BreadthFirst {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 

@@ -356,7 +356,7 @@ impl Transport for HttpTransport {
     ) -> Result<Reply<ObserveResponse>, TransportError> {
         let body = codec::encode_observe_request(request, &self.limits)?;
         let raw = self.exchange(Route::Observe, body).await?;
-        classify::classify_observe(request, &raw, &self.limits)
+        classify::classify_observe(request, raw, &self.limits)
     }
 
     async fn fetch_interface(
@@ -365,7 +365,7 @@ impl Transport for HttpTransport {
     ) -> Result<Reply<FetchInterfaceResponse>, TransportError> {
         let body = codec::encode_fetch_interface_request(request, &self.limits)?;
         let raw = self.exchange(Route::FetchInterface, body).await?;
-        classify::classify_fetch_interface(request, &raw, &self.limits)
+        classify::classify_fetch_interface(request, raw, &self.limits)
     }
 
     async fn call_operation(
@@ -375,7 +375,7 @@ impl Transport for HttpTransport {
     ) -> Result<Reply<CallOperationResponse>, TransportError> {
         let body = codec::encode_call_operation_request(request, descriptor, &self.limits)?;
         let raw = self.exchange(Route::CallOperation, body).await?;
-        classify::classify_call_operation(request, descriptor, &raw, &self.limits)
+        classify::classify_call_operation(request, descriptor, raw, &self.limits)
     }
 }
 

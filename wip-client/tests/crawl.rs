@@ -47,7 +47,7 @@ impl TreeHost {
         let level = path.segments().count();
         let children = (depth > 0).then(|| {
             if level >= 2 {
-                return Vec::new();
+                return Box::default();
             }
             (0..self.width)
                 .map(|index| {
@@ -60,7 +60,7 @@ impl TreeHost {
             object: Object {
                 name: path.segments().last().unwrap_or("").into(),
                 description: None,
-                interfaces: vec![],
+                interfaces: vec![].into(),
                 object_ref: None,
                 validator: None,
             },
@@ -236,4 +236,25 @@ async fn a_start_the_rounds_reach_unexplored_is_counted_and_observed_once() {
     assert_eq!(sent, ["/n1", "/n1/n0", "/n1/n1", "/n1/n2"]);
     assert_eq!(report.objects, 4);
     assert_eq!(report.requests, 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wide_answer_keeps_only_the_unexplored_paths_the_report_lists() {
+    // 1,200 children of the root and of each of them, observed at depth 1: the root and the
+    // first two children leave 1,198 + 2 × 1,200 paths unexplored, past the 1,024 a report
+    // lists at least (the budget of 3 has no room left).
+    let host = TreeHost::new(1200, &[]);
+    let report = client(&host).crawl(&Path::root(), budget(3, 1)).await;
+    assert_eq!(report.requests, 3);
+    assert_eq!(report.frontier.len(), 1024);
+    assert_eq!(report.frontier.len() + report.unlisted, 1198 + 2 * 1200);
+    // The first round kept the first 1,024 of the root's children in breadth-first order; the
+    // second observed two of them and kept the rest, then the first of their children.
+    let mut children: Vec<Path> = (0..1200)
+        .map(|index| Path::new(format!("/n{index}")).unwrap())
+        .collect();
+    children.sort();
+    assert_eq!(report.frontier[..1022], children[2..1024]);
+    assert_eq!(report.frontier[1022].as_str(), "/n0/n0");
+    assert!(!report.is_complete());
 }

@@ -89,7 +89,7 @@ impl FaultHost {
         Object {
             name: name.into(),
             description: Some(format!("item {name}").into()),
-            interfaces: vec![counter()],
+            interfaces: vec![counter()].into(),
             object_ref: Some(ObjectRef::new(format!("ref-{name}"))),
             validator: Some(Validator::new(
                 format!("v{}", self.version.load(Ordering::SeqCst)).into_bytes(),
@@ -104,7 +104,7 @@ impl FaultHost {
                 .iter()
                 .map(|child| ObjectObservation {
                     object: self.object(child),
-                    children: (request.depth > 1).then(Vec::new),
+                    children: (request.depth > 1).then(Box::default),
                 })
                 .collect()
         });
@@ -121,7 +121,7 @@ impl FaultHost {
         fault: Option<Fault>,
         interaction: ProtocolInteraction,
         answer: impl FnOnce() -> Result<Vec<u8>, ProtocolError>,
-        classify: impl FnOnce(&RawResponse) -> Result<Reply<T>, TransportError>,
+        classify: impl FnOnce(RawResponse) -> Result<Reply<T>, TransportError>,
     ) -> Result<Reply<T>, TransportError> {
         if let Some(Fault::Refuse) = fault {
             return Err(TransportError::Connect {
@@ -177,7 +177,7 @@ impl FaultHost {
             Some(Fault::Gzip) => raw.content_encodings = vec!["gzip".into()],
             _ => {}
         }
-        classify(&raw)
+        classify(raw)
     }
 }
 

@@ -26,7 +26,8 @@ fn object(name: String, path: &Path, serial: usize) -> Object {
         interfaces: vec![
             reference("/", "catalog"),
             reference(path.as_str(), "items.admin"),
-        ],
+        ]
+        .into(),
         name: name.into(),
         object_ref: Some(ObjectRef::new(format!("obj-{serial}"))),
         validator: Some(Validator::new((serial as u64).to_be_bytes())),

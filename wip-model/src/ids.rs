@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::path::Path;
-use crate::small::{SmallBytes, SmallString};
+use crate::small::{SmallBytes, SmallText};
 
 /// The local name of an interface: any non-empty Unicode string.
 ///
@@ -135,18 +135,18 @@ macro_rules! opaque_string {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
         ///
-        /// Strings of up to 24 bytes, the usual case, are kept inline without an allocation of
-        /// their own.
+        /// Strings of up to 15 bytes are kept inline without an allocation of their own, and
+        /// the type, with or without an `Option` around it, is 16 bytes.
         #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(SmallString);
+        pub struct $name(SmallText);
 
         impl $name {
             /// Wraps the opaque string; any string, including `""`, is valid.
             pub fn new(value: impl Into<String>) -> Self {
-                Self(SmallString::from_string(value.into()))
+                Self(SmallText::from_string(value.into()))
             }
 
-            pub(crate) fn from_small(value: SmallString) -> Self {
+            pub(crate) fn from_small(value: SmallText) -> Self {
                 Self(value)
             }
 
@@ -186,8 +186,9 @@ opaque_string!(
 
 /// Opaque validator bytes: a precondition on the state a client observed (zero bytes allowed).
 ///
-/// On the wire a validator is canonical padded base64. Validators of up to 22 bytes, the usual
-/// case, are kept inline without an allocation of their own.
+/// On the wire a validator is canonical padded base64. Validators of up to 15 bytes are kept
+/// inline without an allocation of their own, and the type, with or without an `Option` around
+/// it, is 16 bytes.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Validator(SmallBytes);
 

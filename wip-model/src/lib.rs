@@ -23,7 +23,7 @@
 //! let response = br#"{"object":{"name":"items","interfaces":[]},"children":[]}"#;
 //! let tree = codec::decode_observe_response(&request, response, &limits)?;
 //! assert_eq!(tree.object.name, "items");
-//! assert_eq!(tree.children, Some(vec![]));
+//! assert!(tree.children.is_some_and(|children| children.is_empty()));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!

@@ -8,6 +8,10 @@ use crate::text::Str;
 /// The path an Object was observed at is not part of it: the same Object may be seen at several
 /// paths. Build one with a struct literal; check it with
 /// [`validate_at_path`](crate::validate::validate_object_at_path).
+///
+/// An observe answer may hold a million Objects, so each is kept small (96 bytes, and 112 for an
+/// [`ObjectObservation`] around it): lists are boxed slices rather than vectors, as they never
+/// grow once decoded, and the opaque ref and validator are 16 bytes each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Object {
     /// The last segment of the Object's path; `""` only for the root.
@@ -15,7 +19,7 @@ pub struct Object {
     /// An optional short public description.
     pub description: Option<Str>,
     /// The interfaces it exposes: an ordered set in the Host's publication order.
-    pub interfaces: Vec<InterfaceReference>,
+    pub interfaces: Box<[InterfaceReference]>,
     /// An optional opaque identity.
     pub object_ref: Option<ObjectRef>,
     /// An optional precondition on the Object's observed state.
@@ -35,7 +39,7 @@ pub struct ObjectObservation {
     pub object: Object,
     /// `None` at the depth boundary ("not observed"); `Some` (maybe empty) above it, holding the
     /// complete list of direct indexable children.
-    pub children: Option<Vec<Self>>,
+    pub children: Option<Box<[Self]>>,
 }
 
 impl ObjectObservation {
@@ -55,5 +59,17 @@ impl ObjectObservation {
         let mut count = 0;
         self.walk(&mut |_| count += 1);
         count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Object, ObjectObservation};
+
+    #[test]
+    fn an_object_is_as_small_as_its_fields_allow() {
+        // The figures the type's documentation and the README's memory model use.
+        assert_eq!(size_of::<Object>(), 96);
+        assert_eq!(size_of::<ObjectObservation>(), 112);
     }
 }

@@ -7,45 +7,102 @@ use std::hash::{Hash, Hasher};
 
 use compact_str::CompactString;
 
-/// How many bytes [`SmallBytes`] keeps inline; with the length and the tag, the type is as large
-/// as a `Vec`.
-pub(crate) const INLINE_CAPACITY: usize = 22;
+/// How many bytes [`SmallBytes`] keeps inline: with the length, as many as a boxed slice's
+/// pointer and length take, so that a `SmallBytes` and an `Option` of one are 16 bytes, and an
+/// Object, which holds two, is no larger than it must be.
+pub(crate) const INLINE_CAPACITY: usize = 15;
 
 /// Bytes kept inline up to [`INLINE_CAPACITY`], on the heap beyond.
 ///
-/// Equality, order and hashing are those of the byte slice, whichever way the bytes are kept.
+/// The inline length is a [`Len`], an enum of the 16 lengths, so that the type has room for its
+/// own tag and for `Option`'s without growing past 16 bytes; a slice on the heap sits behind a
+/// second box for the same reason (a boxed slice alone takes the 16 bytes). Equality, order and
+/// hashing are those of the byte slice, whichever way the bytes are kept.
 #[derive(Debug, Clone)]
 pub(crate) enum SmallBytes {
     /// The bytes are `bytes[..len]`; what follows them is of no meaning.
     Inline {
-        len: u8,
+        len: Len,
         bytes: [u8; INLINE_CAPACITY],
     },
     /// More than [`INLINE_CAPACITY`] bytes.
-    Heap(Box<[u8]>),
+    Heap(Box<Box<[u8]>>),
+}
+
+/// The length of inline bytes, 0 to [`INLINE_CAPACITY`]: the values a byte can take beyond these
+/// are what the enums around it use for their tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Len {
+    L0,
+    L1,
+    L2,
+    L3,
+    L4,
+    L5,
+    L6,
+    L7,
+    L8,
+    L9,
+    L10,
+    L11,
+    L12,
+    L13,
+    L14,
+    L15,
+}
+
+impl Len {
+    const ALL: [Self; INLINE_CAPACITY + 1] = [
+        Self::L0,
+        Self::L1,
+        Self::L2,
+        Self::L3,
+        Self::L4,
+        Self::L5,
+        Self::L6,
+        Self::L7,
+        Self::L8,
+        Self::L9,
+        Self::L10,
+        Self::L11,
+        Self::L12,
+        Self::L13,
+        Self::L14,
+        Self::L15,
+    ];
+
+    /// `len` if it fits inline.
+    fn new(len: usize) -> Option<Self> {
+        Self::ALL.get(len).copied()
+    }
+
+    fn get(self) -> usize {
+        usize::from(self as u8)
+    }
 }
 
 impl SmallBytes {
     /// `len` zero bytes, to be overwritten through [`Self::as_mut_slice`].
     pub(crate) fn zeroed(len: usize) -> Self {
-        match u8::try_from(len) {
-            Ok(short) if len <= INLINE_CAPACITY => Self::Inline {
-                len: short,
+        match Len::new(len) {
+            Some(len) => Self::Inline {
+                len,
                 bytes: [0; INLINE_CAPACITY],
             },
-            _ => Self::Heap(vec![0; len].into_boxed_slice()),
+            None => Self::Heap(Box::new(vec![0; len].into_boxed_slice())),
         }
     }
 
     /// A copy of `bytes`.
     pub(crate) fn from_slice(bytes: &[u8]) -> Self {
-        match u8::try_from(bytes.len()) {
-            Ok(len) if bytes.len() <= INLINE_CAPACITY => {
+        match Len::new(bytes.len()) {
+            Some(len) => {
                 let mut inline = [0; INLINE_CAPACITY];
                 inline[..bytes.len()].copy_from_slice(bytes);
                 Self::Inline { len, bytes: inline }
             }
-            _ => Self::Heap(Box::from(bytes)),
+            None => Self::Heap(Box::new(Box::from(bytes))),
         }
     }
 
@@ -54,22 +111,19 @@ impl SmallBytes {
         if bytes.len() <= INLINE_CAPACITY {
             return Self::from_slice(&bytes);
         }
-        Self::Heap(bytes.into_boxed_slice())
+        Self::Heap(Box::new(bytes.into_boxed_slice()))
     }
 
     pub(crate) fn as_slice(&self) -> &[u8] {
         match self {
-            Self::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or(bytes),
+            Self::Inline { len, bytes } => &bytes[..len.get()],
             Self::Heap(bytes) => bytes,
         }
     }
 
     pub(crate) fn as_mut_slice(&mut self) -> &mut [u8] {
         match self {
-            Self::Inline { len, bytes } => {
-                let len = usize::from(*len).min(INLINE_CAPACITY);
-                &mut bytes[..len]
-            }
+            Self::Inline { len, bytes } => &mut bytes[..len.get()],
             Self::Heap(bytes) => bytes,
         }
     }
@@ -145,6 +199,34 @@ impl SmallString {
     }
 }
 
+/// A string in [`SmallBytes`]: inline up to 15 bytes, and 16 bytes with or without an
+/// `Option` around it. The opaque refs are kept so, as an Object holds one beside its name.
+///
+/// Equality and order are the text's (UTF-8 orders as its characters do).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub(crate) struct SmallText(SmallBytes);
+
+impl SmallText {
+    /// A copy of `text`.
+    pub(crate) fn from_str(text: &str) -> Self {
+        Self(SmallBytes::from_slice(text.as_bytes()))
+    }
+
+    /// Takes `text` over: kept inline when short (the string is freed), else on the heap.
+    pub(crate) fn from_string(text: String) -> Self {
+        Self(SmallBytes::from_vec(text.into_bytes()))
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        // Made from whole strings only, so the bytes are UTF-8 and the fallback never happens.
+        std::str::from_utf8(self.0.as_slice()).unwrap_or_default()
+    }
+
+    pub(crate) fn into_string(self) -> String {
+        String::from_utf8(self.0.into_vec()).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,10 +257,9 @@ mod tests {
             SmallBytes::from_slice(&[b'a'; 40]),
         );
         assert_eq!(short.cmp(&long), b"b"[..].cmp(&[b'a'; 40][..]));
-        assert_eq!(
-            std::mem::size_of::<SmallBytes>(),
-            std::mem::size_of::<Vec<u8>>()
-        );
+        // As large as a boxed slice, with room for an Option's tag.
+        assert_eq!(size_of::<SmallBytes>(), size_of::<Box<[u8]>>());
+        assert_eq!(size_of::<Option<SmallText>>(), size_of::<Box<[u8]>>());
     }
 
     #[test]
@@ -214,7 +295,25 @@ mod tests {
             for b in texts {
                 let (small_a, small_b) = (SmallString::from_str(a), SmallString::from_str(b));
                 assert_eq!(small_a.cmp(&small_b), a.cmp(b), "{a:?} {b:?}");
+                let (text_a, text_b) = (SmallText::from_str(a), SmallText::from_str(b));
+                assert_eq!(text_a.cmp(&text_b), a.cmp(b), "{a:?} {b:?}");
             }
+        }
+    }
+
+    #[test]
+    fn texts_keep_any_length_whole() {
+        for text in [
+            "",
+            "ref-1",
+            "fifteen bytes!!",
+            "sixteen bytes!!!",
+            "é世界 and more",
+        ] {
+            let small = SmallText::from_str(text);
+            assert_eq!(small.as_str(), text);
+            assert_eq!(SmallText::from_string(text.to_owned()), small);
+            assert_eq!(small.into_string(), text);
         }
     }
 }

@@ -19,13 +19,13 @@ impl ObjectObservation {
     ///     object: Object {
     ///         name: name.into(),
     ///         description: None,
-    ///         interfaces: vec![],
+    ///         interfaces: vec![].into(),
     ///         object_ref: None,
     ///         validator: None,
     ///     },
     ///     children,
     /// };
-    /// let tree = node("items", Some(vec![node("1", None), node("2", Some(vec![]))]));
+    /// let tree = node("items", Some(vec![node("1", None), node("2", Some(vec![].into()))].into()));
     /// let mut seen = Vec::new();
     /// tree.walk_with_paths(&Path::new("/items")?, |path, _| seen.push(path.as_str().to_owned()))?;
     /// assert_eq!(seen, ["/items", "/items/1", "/items/2"]);
@@ -75,11 +75,11 @@ mod tests {
             object: Object {
                 name: name.into(),
                 description: None,
-                interfaces: vec![],
+                interfaces: vec![].into(),
                 object_ref: None,
                 validator: None,
             },
-            children,
+            children: children.map(Into::into),
         }
     }
 

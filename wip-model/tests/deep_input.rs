@@ -40,7 +40,7 @@ fn object(name: &str) -> Object {
     Object {
         name: name.into(),
         description: None,
-        interfaces: vec![],
+        interfaces: vec![].into(),
         object_ref: None,
         validator: None,
     }
@@ -54,15 +54,15 @@ fn observation_chain(
 ) -> ObjectObservation {
     let leaf = ObjectObservation {
         object: object("a"),
-        children: last_children,
+        children: last_children.map(Into::into),
     };
     let below_root = (1..depth).fold(leaf, |child, _| ObjectObservation {
         object: object("a"),
-        children: Some(vec![child]),
+        children: Some(vec![child].into()),
     });
     ObjectObservation {
         object: object(""),
-        children: Some(vec![below_root]),
+        children: Some(vec![below_root].into()),
     }
 }
 
@@ -216,7 +216,7 @@ fn walking_a_deep_tree_visits_every_node() {
 fn walking_visits_parents_before_children_depth_first() {
     let node = |name: &str, children: Vec<ObjectObservation>| ObjectObservation {
         object: object(name),
-        children: Some(children),
+        children: Some(children.into()),
     };
     let tree = node(
         "",

@@ -79,14 +79,17 @@ fn observe_responses() {
                         ],
                     )
                 },
-                children: Some(vec![
-                    leaf(object("123", [])),
-                    leaf(Object {
-                        object_ref: Some(ObjectRef::new("obj-124")),
-                        validator: Some(Validator::new(*b"v1")),
-                        ..object("124", [reference("/items", "items.admin")])
-                    }),
-                ]),
+                children: Some(
+                    vec![
+                        leaf(object("123", [])),
+                        leaf(Object {
+                            object_ref: Some(ObjectRef::new("obj-124")),
+                            validator: Some(Validator::new(*b"v1")),
+                            ..object("124", [reference("/items", "items.admin")])
+                        }),
+                    ]
+                    .into(),
+                ),
             },
         ),
         (
@@ -95,22 +98,25 @@ fn observe_responses() {
             observe("/世界/a b/%2F", 2),
             ObjectObservation {
                 object: object("%2F", [reference("/世界", "読み::書き#λ")]),
-                children: Some(vec![
-                    ObjectObservation {
-                        object: object("leaf", []),
-                        children: Some(vec![]),
-                    },
-                    ObjectObservation {
-                        object: Object {
-                            description: Some(Str::default()),
-                            ..object("dir", [])
+                children: Some(
+                    vec![
+                        ObjectObservation {
+                            object: object("leaf", []),
+                            children: Some(vec![].into()),
                         },
-                        children: Some(vec![leaf(object(
-                            "x",
-                            [reference("/世界/a b/%2F/dir", "n")],
-                        ))]),
-                    },
-                ]),
+                        ObjectObservation {
+                            object: Object {
+                                description: Some(Str::default()),
+                                ..object("dir", [])
+                            },
+                            children: Some(
+                                vec![leaf(object("x", [reference("/世界/a b/%2F/dir", "n")]))]
+                                    .into(),
+                            ),
+                        },
+                    ]
+                    .into(),
+                ),
             },
         ),
     ];

@@ -81,7 +81,8 @@ fn validation_errors_show_paths_and_names_escaped() {
         interfaces: vec![InterfaceReference::new(
             Path::new("/b\u{2066}").expect("canonical"),
             InterfaceName::new("x").expect("non-empty"),
-        )],
+        )]
+        .into(),
         object_ref: None,
         validator: None,
     };
@@ -97,7 +98,7 @@ fn validation_errors_show_paths_and_names_escaped() {
     assert_safe(&shown);
 
     let named = Object {
-        interfaces: vec![],
+        interfaces: vec![].into(),
         ..object
     };
     let shown = validate_object_at_path(&named, &path)

@@ -278,13 +278,16 @@ fn values_have_small_accessors() {
         object: Object {
             name: "a".into(),
             description: None,
-            interfaces: vec![],
+            interfaces: vec![].into(),
             object_ref: None,
             validator: None,
         },
-        children: Some(vec![]),
+        children: Some(vec![].into()),
     };
     // A tree comes apart by a pattern that moves.
     let ObjectObservation { object, children } = tree;
-    assert_eq!((object.name.as_str(), children), ("a", Some(vec![])));
+    assert_eq!(
+        (object.name.as_str(), children),
+        ("a", Some(Box::default()))
+    );
 }

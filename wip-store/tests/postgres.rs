@@ -291,7 +291,7 @@ async fn a_large_space_takes_at_most_twice_its_wire_size() {
             let object = Object {
                 name: entry.name.clone(),
                 description: entry.description.clone(),
-                interfaces: entry.interfaces.clone(),
+                interfaces: entry.interfaces.as_slice().into(),
                 object_ref: None,
                 validator: None,
             };

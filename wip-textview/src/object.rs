@@ -31,7 +31,7 @@ const SEPARATOR: usize = ", ".len();
 /// let object = Object {
 ///     name: "123".into(),
 ///     description: None,
-///     interfaces: vec![InterfaceReference::new(Path::root(), InterfaceName::new("issue.read")?)],
+///     interfaces: vec![InterfaceReference::new(Path::root(), InterfaceName::new("issue.read")?)].into(),
 ///     object_ref: None,
 ///     validator: None,
 /// };

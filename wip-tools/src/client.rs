@@ -131,7 +131,7 @@ impl Worldspace for Client {
                 scope_interfaces: space
                     .object(&request.scope)
                     .and_then(|known| known.object)
-                    .map(|object| object.interfaces)
+                    .map(|object| object.interfaces.into_vec())
                     .unwrap_or_default(),
             }
         }))

@@ -115,7 +115,7 @@ impl FakeWorldspace {
         let object = Object {
             name: name.into(),
             description: description.map(Into::into),
-            interfaces,
+            interfaces: interfaces.into(),
             object_ref: None,
             validator: None,
         };
@@ -346,7 +346,7 @@ impl Worldspace for FakeWorldspace {
             failures: Vec::new(),
             scope_interfaces: state
                 .observed(&request.scope)
-                .map(|object| object.interfaces)
+                .map(|object| object.interfaces.into_vec())
                 .unwrap_or_default(),
         })
     }

@@ -323,7 +323,7 @@ fn modules_for_arbitrary_descriptors_compile_and_import() {
                 object: Object {
                     name: format!("o{position}\u{202e}\"\"\"").into(),
                     description: Some("\\\"\"\"".into()),
-                    interfaces: references.clone(),
+                    interfaces: references.as_slice().into(),
                     object_ref: None,
                     validator: None,
                 },

@@ -42,7 +42,7 @@ impl Upstream for Object {
         Ok(Self {
             name: theirs.name.into(),
             description: theirs.description.map(Into::into),
-            interfaces: from_all(theirs.interfaces)?,
+            interfaces: from_all(theirs.interfaces)?.into(),
             object_ref: theirs.r#ref.map(ObjectRef::new),
             validator: theirs.validator.map(Validator::new),
         })
@@ -62,7 +62,7 @@ impl Upstream for ObjectObservation {
     fn from_upstream(theirs: Self::Theirs) -> Result<Self> {
         Ok(Self {
             object: Object::from_upstream(theirs.object)?,
-            children: theirs.children.map(from_all).transpose()?,
+            children: theirs.children.map(from_all).transpose()?.map(Into::into),
         })
     }
 }

@@ -263,6 +263,48 @@ pub(crate) fn build_big(depth: u64, children: usize, size: usize) -> Vec<u8> {
     body
 }
 
+/// The dense observe answers: the smallest Objects, `{"object":{"name":"0000","interfaces":[]}}`
+/// with names of four letters and digits (three would number only 238,328 children), as many
+/// as fit under the 64 MiB cap (about 1.56 million), so that the decoded tree is as large as it
+/// gets beside the body. At depth 2 they are the children of `/big/a`, at the depth boundary,
+/// so a crawl finds every one of them unexplored. Built once per depth.
+pub(crate) fn dense_body(depth: u64) -> Arc<Vec<u8>> {
+    static BODIES: [OnceLock<Arc<Vec<u8>>>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = &BODIES[usize::from(depth > 1)];
+    slot.get_or_init(|| Arc::new(build_dense(depth, 64 << 20)))
+        .clone()
+}
+
+/// An observe answer of `/big` (at `depth` 1 or 2, see [`dense_body`]) of at most `size` bytes.
+pub(crate) fn build_dense(depth: u64, size: usize) -> Vec<u8> {
+    let mut body = Vec::with_capacity(size);
+    body.extend_from_slice(
+        br#"{"object":{"name":"big","description":"many children","interfaces":[]},"children":["#,
+    );
+    let mut end = b"]}".to_vec();
+    if depth > 1 {
+        body.extend_from_slice(br#"{"object":{"name":"a","interfaces":[]},"children":["#);
+        end = b"]}]}".to_vec();
+    }
+    const DIGITS: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for index in 0..62usize.pow(4) {
+        let name: String = [62usize.pow(3), 62 * 62, 62, 1]
+            .iter()
+            .map(|place| char::from(DIGITS[index / place % 62]))
+            .collect();
+        let child = format!(r#"{{"object":{{"name":"{name}","interfaces":[]}}}}"#);
+        if body.len() + 1 + child.len() + end.len() > size {
+            break;
+        }
+        if index > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(child.as_bytes());
+    }
+    body.extend_from_slice(&end);
+    body
+}
+
 /// The head of a big answer of `length` bytes.
 pub(crate) fn big_head(length: usize) -> Vec<u8> {
     format!(

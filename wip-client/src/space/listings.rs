@@ -159,11 +159,11 @@ mod tests {
             object: Object {
                 name: name.into(),
                 description: None,
-                interfaces: vec![],
+                interfaces: vec![].into(),
                 object_ref: None,
                 validator: Some(Validator::new(name.as_bytes())),
             },
-            children,
+            children: children.map(Into::into),
         }
     }
 

@@ -40,13 +40,13 @@
 //! let object = |name: &str| Object {
 //!     name: name.into(),
 //!     description: None,
-//!     interfaces: vec![],
+//!     interfaces: vec![].into(),
 //!     object_ref: None,
 //!     validator: None,
 //! };
 //! let answer = ObjectObservation {
 //!     object: object("notes"),
-//!     children: Some(vec![ObjectObservation { object: object("1"), children: None }]),
+//!     children: Some(vec![ObjectObservation { object: object("1"), children: None }].into()),
 //! };
 //! let completion = space.complete_observe(id, &Ok(Reply::Success(answer)), std::time::SystemTime::now());
 //! assert_eq!(completion, Completion::Applied { applied: 2, superseded: 0 });

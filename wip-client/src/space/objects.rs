@@ -64,7 +64,7 @@ impl HeldObject {
         Object {
             name: self.name.clone(),
             description: self.description.as_deref().map(Str::from),
-            interfaces: self.interfaces.to_vec(),
+            interfaces: self.interfaces.iter().cloned().collect(),
             object_ref: self.object_ref.clone(),
             validator: self.validator.clone(),
         }
@@ -411,7 +411,8 @@ mod tests {
                 interfaces: vec![InterfaceReference::new(
                     Path::root(),
                     wip_model::InterfaceName::new(interface).unwrap(),
-                )],
+                )]
+                .into(),
                 object_ref: Some(ObjectRef::new(object_ref)),
                 validator: None,
             },

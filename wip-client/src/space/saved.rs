@@ -107,11 +107,12 @@ mod tests {
                 interfaces: vec![InterfaceReference::new(
                     Path::root(),
                     InterfaceName::new("issue.read").expect("a name"),
-                )],
+                )]
+                .into(),
                 object_ref: Some(wip_model::ObjectRef::new(name)),
                 validator: None,
             },
-            children,
+            children: children.map(Into::into),
         }
     }
 

@@ -24,7 +24,7 @@ fn node(name: &str) -> Node {
         object: Object {
             name: name.into(),
             description: None,
-            interfaces: vec![],
+            interfaces: vec![].into(),
             object_ref: None,
             validator: None,
         },
@@ -46,7 +46,9 @@ impl Node {
         self
     }
     fn i(mut self, scope: &str, name: &str) -> Self {
-        self.0.object.interfaces.push(reference(scope, name));
+        let mut interfaces = std::mem::take(&mut self.0.object.interfaces).into_vec();
+        interfaces.push(reference(scope, name));
+        self.0.object.interfaces = interfaces.into();
         self
     }
     fn kids(mut self, children: impl IntoIterator<Item = Self>) -> Self {

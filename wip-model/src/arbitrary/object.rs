@@ -34,7 +34,7 @@ pub fn object_at(path: &Path) -> impl Strategy<Value = Object> + use<> {
             move |(description, interfaces, object_ref, validator)| Object {
                 name: name.as_str().into(),
                 description: description.map(Str::from),
-                interfaces,
+                interfaces: interfaces.into(),
                 object_ref,
                 validator,
             },
@@ -92,7 +92,7 @@ fn node(path: Path, depth: u32, boundary: u32) -> BoxedStrategy<ObjectObservatio
         })
         .prop_map(|(object, children)| ObjectObservation {
             object,
-            children: Some(children),
+            children: Some(children.into()),
         })
         .boxed()
 }

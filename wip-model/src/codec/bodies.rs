@@ -69,11 +69,40 @@ pub fn decode_observe_result(
     body: &[u8],
     limits: &Limits,
 ) -> Result<ProtocolResult<ObserveResponse>, DecodeError> {
-    let result = decode_body(body, Side::Response, limits, |d| {
+    let result = read_observe_result(request, body, limits)?;
+    check_observe_result(request, result)
+}
+
+/// [`decode_observe_result`] on a body it takes over and frees as soon as the tree is read,
+/// before the tree is checked: a wide answer's body and the check's table of sibling names are
+/// then never held at once. The result and the errors are those of [`decode_observe_result`].
+pub fn decode_observe_result_owned(
+    request: &ObserveRequest,
+    body: Vec<u8>,
+    limits: &Limits,
+) -> Result<ProtocolResult<ObserveResponse>, DecodeError> {
+    let result = read_observe_result(request, &body, limits)?;
+    drop(body);
+    check_observe_result(request, result)
+}
+
+/// An observe result read, its tree bounded by the request's depth but not yet checked.
+fn read_observe_result(
+    request: &ObserveRequest,
+    body: &[u8],
+    limits: &Limits,
+) -> Result<ProtocolResult<ObserveResponse>, DecodeError> {
+    decode_body(body, Side::Response, limits, |d| {
         de::result(d, ProtocolInteraction::Observe, "object", |d, first| {
             de::observation_members(d, first, de::Level::root(request.depth))
         })
-    })?;
+    })
+}
+
+fn check_observe_result(
+    request: &ObserveRequest,
+    result: ProtocolResult<ObserveResponse>,
+) -> Result<ProtocolResult<ObserveResponse>, DecodeError> {
     if let ProtocolResult::Success(response) = &result {
         validate_observe_response(request, response)?;
     }

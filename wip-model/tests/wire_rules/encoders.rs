@@ -189,7 +189,9 @@ fn response_encoders_validate() {
         Refused(|k| matches!(k, V::ChildrenMissingBeforeDepth { .. })),
     );
     let mut twice = valid.clone();
-    twice.object.interfaces.push(reference("/", "catalog"));
+    twice.object.interfaces = [&twice.object.interfaces[..], &[reference("/", "catalog")]]
+        .concat()
+        .into();
     let result = codec::encode_observe_response(&request, &twice, &limits);
     judge(
         &mut tally,
@@ -203,7 +205,7 @@ fn response_encoders_validate() {
         .as_mut()
         .and_then(|children| children.first_mut())
     {
-        child.children = Some(vec![]);
+        child.children = Some(Box::default());
     }
     let result = codec::encode_observe_response(&request, &deeper, &limits);
     judge(

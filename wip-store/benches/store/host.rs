@@ -217,7 +217,7 @@ impl World {
                 let child: Vec<&str> = child.iter().map(String::as_str).collect();
                 nodes.push(self.node(&child, depth - 1)?);
             }
-            Some(nodes)
+            Some(nodes.into_boxed_slice())
         };
         Some(ObjectObservation { object, children })
     }
@@ -227,7 +227,7 @@ fn folder(name: &str, description: &str) -> Object {
     Object {
         name: name.into(),
         description: Some(description.into()),
-        interfaces: Vec::new(),
+        interfaces: Box::default(),
         object_ref: None,
         validator: None,
     }
@@ -257,7 +257,8 @@ fn entry(k: usize, n: usize) -> Object {
             reference("/", "issue.read"),
             reference("/", "issue comments"),
             reference(&format!("/bulk/{k}"), "issue::lifecycle"),
-        ],
+        ]
+        .into(),
         object_ref: Some(ObjectRef::new(format!("issue:bulk/{n}"))),
         validator: Some(Validator::new(28u64.to_be_bytes())),
     }

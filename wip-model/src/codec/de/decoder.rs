@@ -14,7 +14,7 @@ use crate::codec::reader::{Kind, Reader};
 use crate::ids::{InterfaceName, Validator};
 use crate::object::ObjectObservation;
 use crate::path::Path;
-use crate::small::SmallString;
+use crate::small::{SmallString, SmallText};
 use crate::text::Str;
 use crate::validate::{Segment, ValidationErrorKind};
 
@@ -96,6 +96,14 @@ impl<'a> Decoder<'a> {
             return self.wrong("a string");
         }
         self.json.small_string()
+    }
+
+    /// A string value as the opaque refs keep it.
+    pub(crate) fn ref_text(&mut self) -> Read<SmallText> {
+        Ok(match self.text()? {
+            Cow::Borrowed(text) => SmallText::from_str(text),
+            Cow::Owned(text) => SmallText::from_string(text),
+        })
     }
 
     /// A boolean value.
@@ -198,20 +206,19 @@ impl<'a> Decoder<'a> {
     /// Reads an array of observations, already opened, item by item, into a vector of exactly
     /// its length.
     ///
-    /// The vector grows as the array is read and is shrunk once at its end. The system
-    /// allocator shrinks a large allocation in place (glibc remaps it), so the peak for a wide
-    /// array is the grown vector alone, not that and a copy at once.
+    /// The vector grows as the array is read and is shrunk once at its end into a boxed slice.
+    /// The system allocator shrinks a large allocation in place (glibc remaps it), so the peak
+    /// for a wide array is the grown vector alone, not that and a copy at once.
     pub(crate) fn observations(
         &mut self,
         mut item: impl FnMut(&mut Self) -> Read<ObjectObservation>,
-    ) -> Read<Vec<ObjectObservation>> {
+    ) -> Read<Box<[ObjectObservation]>> {
         let mut children = Vec::new();
         while self.json.next_item()? {
             let child = item(self).map_err(|error| error.within(Segment::Index(children.len())))?;
             children.push(child);
         }
-        children.shrink_to_fit();
-        Ok(children)
+        Ok(children.into_boxed_slice())
     }
 
     /// Reads an array, already opened, item by item.

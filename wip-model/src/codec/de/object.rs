@@ -48,9 +48,9 @@ pub(crate) fn object(d: &mut Decoder<'_>) -> Read<Object> {
             1 => description = d.optional(Decoder::str_text)?,
             2 => {
                 d.open_array("an array of interface references")?;
-                interfaces = Some(d.items(reference)?);
+                interfaces = Some(d.items(reference)?.into_boxed_slice());
             }
-            3 => object_ref = d.optional(Decoder::small_text)?.map(ObjectRef::from_small),
+            3 => object_ref = d.optional(Decoder::ref_text)?.map(ObjectRef::from_small),
             _ => object_validator = d.optional(Decoder::validator)?,
         }
         Ok(())
@@ -215,7 +215,7 @@ pub(crate) fn fetch_response_members<'a>(
     d.members(FETCH_RESPONSE_NAMES, first, |d, index| {
         match index {
             0 => interface = Some(reference(d)?),
-            1 => scope_ref = d.optional(Decoder::small_text)?.map(ScopeRef::from_small),
+            1 => scope_ref = d.optional(Decoder::ref_text)?.map(ScopeRef::from_small),
             2 => descriptor = Some(descriptor_member(d)?),
             _ => fetch_validator = d.optional(Decoder::validator)?,
         }
@@ -256,7 +256,7 @@ pub(crate) fn interface_target(d: &mut Decoder<'_>) -> Read<InterfaceTarget> {
         |d, index| {
             match index {
                 0 => interface = Some(reference(d)?),
-                1 => scope_ref = d.optional(Decoder::small_text)?.map(ScopeRef::from_small),
+                1 => scope_ref = d.optional(Decoder::ref_text)?.map(ScopeRef::from_small),
                 _ => interface_validator = d.optional(Decoder::validator)?,
             }
             Ok(())

@@ -70,7 +70,7 @@ pub fn python_module_for(names: &[&str], seed: &[u8]) -> Option<String> {
             object: Object {
                 name: (*name).into(),
                 description: None,
-                interfaces: vec![first.clone(), second.clone()],
+                interfaces: vec![first.clone(), second.clone()].into(),
                 object_ref: None,
                 validator: None,
             },

@@ -44,7 +44,7 @@
 //! let object = Object {
 //!     name: "1".into(),
 //!     description: None,
-//!     interfaces: vec![lifecycle.clone()],
+//!     interfaces: vec![lifecycle.clone()].into(),
 //!     object_ref: None,
 //!     validator: None,
 //! };
@@ -56,7 +56,7 @@
 //!         scope_ref: None,
 //!         descriptor,
 //!         validator: None,
-//!     }],
+//!     }].into(),
 //! }]);
 //! assert!(source.contains("async def close(self, *, reason: str) -> None:"));
 //! assert!(source.contains(r#"await _wip_call(self, "/::issue.lifecycle#close", _wip_input, None)"#));
