@@ -231,7 +231,8 @@ impl Index {
 
     /// Adds `document`, replacing the one of the same path if any.
     pub fn upsert(&mut self, document: Document) {
-        self.upsert_many([document]);
+        self.add_to_delta(document, &mut Vec::new());
+        self.maybe_compact();
     }
 
     /// Adds `documents`, each replacing the one of its path if any (a path that repeats keeps
@@ -248,13 +249,18 @@ impl Index {
         }
         let mut scratch = Vec::new();
         for document in documents {
-            let doc = self.add_document(document, &mut scratch);
-            let len = self.lens.get(doc);
-            for &(term, tf) in &scratch {
-                self.delta.entry(term).or_default().push(doc, tf, len);
-            }
+            self.add_to_delta(document, &mut scratch);
         }
         self.maybe_compact();
+    }
+
+    /// Adds `document` to the postings since the last compaction; `scratch` is reused space.
+    fn add_to_delta(&mut self, document: Document, scratch: &mut Vec<(u32, u32)>) {
+        let doc = self.add_document(document, scratch);
+        let len = self.lens.get(doc);
+        for &(term, tf) in scratch.iter() {
+            self.delta.entry(term).or_default().push(doc, tf, len);
+        }
     }
 
     /// Removes the document of `path`; whether there was one.

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{BruteForce, Rng, assert_same, document, path_of, query};
+use common::{BruteForce, Rng, assert_same, document, path_of, query, text};
 use wip_index::Index;
 use wip_model::Path;
 
@@ -119,6 +119,33 @@ fn upserting_many_at_once_equals_the_brute_force() {
         }
         index.upsert_many(batch);
         check_all(&index, &brute, &mut rng);
+    }
+}
+
+#[test]
+fn a_bulk_build_past_its_memo_of_operation_texts_equals_the_brute_force() {
+    // More distinct operation summaries than a bulk build remembers the terms of, each
+    // repeated by two documents, so that both remembered and unremembered texts are counted.
+    let mut rng = Rng(0x0BE7_A7E5);
+    let mut brute = BruteForce::default();
+    let mut docs = Vec::new();
+    let mut summary = String::new();
+    for i in 0..10_000 {
+        let mut doc = document(&mut rng, &path_of(i), VOCABULARY);
+        if i % 2 == 0 {
+            summary = format!("{} case{}", text(&mut rng, 3, VOCABULARY), i / 2);
+        }
+        doc.operations = vec![wip_index::Operation {
+            name: format!("op{}", i % 13),
+            summary: summary.clone(),
+        }];
+        brute.upsert(doc.clone());
+        docs.push(doc);
+    }
+    let index = Index::from_documents(docs);
+    check_all(&index, &brute, &mut rng);
+    for q in ["case17 op3", "case4999", "op12"] {
+        assert_same(&index, &brute, &Path::root(), q, 10);
     }
 }
 

@@ -429,21 +429,35 @@ impl KnownSpace {
     /// The descriptor of `reference` changed: the discoverable entries that expose it are
     /// indexed again.
     pub(super) fn reindex_carriers(&mut self, reference: &InterfaceReference) {
-        let carriers: Vec<Path> = self
+        let documents = self.carrier_documents(&HashSet::from([reference]), &HashSet::new());
+        self.index.upsert_many(documents);
+    }
+
+    /// The documents of the discoverable entries held that expose one of `references`, but
+    /// for those at a path of `except`.
+    pub(super) fn carrier_documents(
+        &self,
+        references: &HashSet<&InterfaceReference>,
+        except: &HashSet<&Path>,
+    ) -> Vec<DiscoverDocument> {
+        let carriers: Vec<&Path> = self
             .objects
             .iter()
-            .filter(|(_, entry)| {
+            .filter(|(path, entry)| {
                 entry.discoverable
-                    && entry
-                        .object
-                        .as_ref()
-                        .is_some_and(|held| held.interfaces.contains(reference))
+                    && !except.contains(path)
+                    && entry.object.as_ref().is_some_and(|held| {
+                        held.interfaces
+                            .iter()
+                            .any(|reference| references.contains(reference))
+                    })
             })
-            .map(|(path, _)| path.clone())
+            .map(|(path, _)| path)
             .collect();
-        for path in carriers {
-            self.reindex(&path);
-        }
+        carriers
+            .into_iter()
+            .filter_map(|path| self.document(path))
+            .collect()
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the Discoverable Space's index is given of an entry: its name, path, description,
 //! interfaces and the operations known of them. A leaf of the space, borrowing only the
 //! interfaces' part, so that a kept space's documents can be built on one thread while its
-//! entries are restored on another (`saved.rs`).
+//! entries are restored on another (`taking_in.rs`).
 
 use wip_model::{InterfaceReference, Path};
 

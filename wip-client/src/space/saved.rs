@@ -190,42 +190,146 @@ mod tests {
         assert_eq!(second.apply_saved(&changes), 0);
     }
 
+    /// Observed children named `{prefix}{i}` for `i` in `range`, each "login fails".
+    fn children(prefix: &str, range: std::ops::Range<usize>) -> Vec<ObjectObservation> {
+        range
+            .map(|i| node(&format!("{prefix}{i}"), "login fails", None))
+            .collect()
+    }
+
+    /// The entries `space` holds as discoverable among `paths`; asserts that its index holds
+    /// exactly those (none evicted while a kept space went in, none missing).
+    fn indexed_as_held(space: &KnownSpace, paths: impl Iterator<Item = Path>) -> usize {
+        let discoverable: Vec<Path> = paths.filter(|path| space.is_discoverable(path)).collect();
+        assert_eq!(space.discoverable_count(), discoverable.len());
+        let hits = space.discover(&Path::root(), "login", discoverable.len() + 1);
+        assert_eq!(hits.len(), discoverable.len());
+        assert!(hits.iter().all(|hit| space.is_discoverable(&hit.path)));
+        discoverable.len()
+    }
+
+    fn limited(objects: usize) -> KnownSpace {
+        KnownSpace::new(
+            space().session,
+            super::super::SpaceLimits {
+                objects: std::num::NonZeroUsize::new(objects).expect("non-zero"),
+                ..super::super::SpaceLimits::default()
+            },
+        )
+    }
+
     #[test]
     fn a_kept_space_larger_than_the_known_space_is_indexed_as_far_as_it_is_held() {
-        // Under and past the size from which documents are built beside the restoring.
+        // More entries than the Known Space holds, under and past the size from which
+        // documents are built on a second thread.
         for (entries, held) in [(3_000, 2_000), (SIDE_BY_SIDE_FROM + 2_000, 8_000)] {
             let mut first = space();
             first.keep_journal();
-            let children = (0..entries)
-                .map(|i| node(&format!("{i}"), "login fails", None))
-                .collect();
-            observe(&mut first, "/", node("", "root", Some(children)));
-            let changes = first.take_changes();
-
-            let mut small = KnownSpace::new(
-                first.session.clone(),
-                super::super::SpaceLimits {
-                    objects: std::num::NonZeroUsize::new(held).expect("non-zero"),
-                    ..super::super::SpaceLimits::default()
-                },
+            observe(
+                &mut first,
+                "/",
+                node("", "root", Some(children("", 0..entries))),
             );
-            small.apply_saved(&changes);
-            let discoverable: Vec<Path> = (0..entries)
-                .map(|i| path(&format!("/{i}")))
-                .filter(|path| small.is_discoverable(path))
-                .collect();
-            assert!(
-                !discoverable.is_empty() && discoverable.len() < entries,
-                "{}",
-                discoverable.len()
-            );
-            // The index holds exactly the entries the space holds: none of those evicted while
-            // the kept space went in.
-            assert_eq!(small.discoverable_count(), discoverable.len());
-            let hits = small.discover(&Path::root(), "login", entries);
-            assert_eq!(hits.len(), discoverable.len());
-            assert!(hits.iter().all(|hit| small.is_discoverable(&hit.path)));
+            let mut small = limited(held);
+            small.apply_saved(&first.take_changes());
+            let paths = (0..entries).map(|i| path(&format!("/{i}")));
+            let kept = indexed_as_held(&small, paths);
+            assert!(kept > 0 && kept < entries, "{kept}");
         }
+    }
+
+    #[test]
+    fn a_kept_space_that_fits_pushes_older_entries_out_of_the_index_too() {
+        // The kept entries fit, so their documents are built beside the restoring, while
+        // the entries held before are evicted to make room.
+        let entries = SIDE_BY_SIDE_FROM + 500;
+        let mut first = space();
+        first.keep_journal();
+        observe(
+            &mut first,
+            "/",
+            node("", "root", Some(children("", 0..entries))),
+        );
+        let mut second = limited(entries + 2_000);
+        observe(
+            &mut second,
+            "/",
+            node("", "root", Some(children("old", 0..4_000))),
+        );
+        second.apply_saved(&first.take_changes());
+        let kept = (0..entries).map(|i| path(&format!("/{i}")));
+        let old = (0..4_000).map(|i| path(&format!("/old{i}")));
+        let held = indexed_as_held(&second, kept.chain(old));
+        assert!(held < entries + 4_000, "{held}");
+        assert!((0..entries).all(|i| second.is_discoverable(&path(&format!("/{i}")))));
+    }
+
+    #[test]
+    fn a_path_kept_twice_in_one_batch_is_as_its_last_copy() {
+        let mut first = space();
+        first.keep_journal();
+        observe(
+            &mut first,
+            "/",
+            node("", "root", Some(vec![node("1", "login fails", None)])),
+        );
+        let entry = first.take_changes().entries.pop().expect("the child");
+        assert!(entry.discoverable);
+        let hidden = SavedEntry {
+            discoverable: false,
+            ..entry.clone()
+        };
+        for (copies, searched) in [
+            (vec![hidden.clone(), entry.clone()], true),
+            (vec![entry, hidden], false),
+        ] {
+            let mut second = space();
+            second.apply_saved(&SpaceChanges {
+                entries: copies,
+                ..SpaceChanges::default()
+            });
+            assert_eq!(second.is_discoverable(&path("/1")), searched);
+            let expected: &[&str] = if searched { &["/1"] } else { &[] };
+            assert_eq!(found(&second, "login"), expected);
+        }
+    }
+
+    #[test]
+    fn an_entry_with_a_request_out_keeps_its_data_and_gets_its_operations() {
+        let mut first = space();
+        observe(
+            &mut first,
+            "/",
+            node("", "root", Some(vec![node("1", "login fails", None)])),
+        );
+        first.begin_observe(&path("/1"));
+        let reference = InterfaceReference::new(
+            Path::root(),
+            InterfaceName::new("issue.read").expect("a name"),
+        );
+        let changed = SavedEntry {
+            path: path("/1"),
+            name: "1".into(),
+            description: Some("something else".into()),
+            interfaces: vec![reference.clone()],
+            discoverable: true,
+            listing: None,
+        };
+        first.apply_saved(&SpaceChanges {
+            entries: vec![changed],
+            interfaces: vec![SavedInterface {
+                reference,
+                operations: vec![crate::discover::DiscoverOperation {
+                    name: "escalate".to_owned(),
+                    summary: Some("Pages the on-call engineer".to_owned()),
+                }],
+            }],
+            ..SpaceChanges::default()
+        });
+        // Left to its request: not restored from the batch, but indexed with the operations.
+        assert_eq!(found(&first, "login"), ["/1"]);
+        assert!(found(&first, "something").is_empty());
+        assert_eq!(found(&first, "engineer"), ["/1"]);
     }
 
     #[test]

@@ -10,7 +10,9 @@ use wip_model::{InterfaceReference, Path};
 use super::KnownSpace;
 use super::apply::evict_objects;
 use super::documents::Operations;
-use super::kept::{SavedEntry, SavedInterface, SpaceChanges};
+use super::kept::{SavedEntry, SpaceChanges};
+use super::objects::Objects;
+use super::pins::Pins;
 use crate::discover::DiscoverDocument;
 
 impl KnownSpace {
@@ -47,7 +49,13 @@ impl KnownSpace {
             .collect();
         // Held entries whose interfaces' operations changed are indexed again, unless the batch
         // brings them anew.
-        let mut documents = self.carriers_outside(&changes.interfaces, &taken);
+        let mut documents = Vec::new();
+        if !changes.interfaces.is_empty() {
+            let references: HashSet<&InterfaceReference> =
+                changes.interfaces.iter().map(|i| &i.reference).collect();
+            let brought: HashSet<&Path> = taken.iter().map(|saved| &saved.path).collect();
+            documents = self.carrier_documents(&references, &brought);
+        }
         let Self {
             objects,
             index,
@@ -62,43 +70,40 @@ impl KnownSpace {
             kept: kept_operations,
         };
         let limit = limits.objects.get();
-        let index_them = || {
+        let (restored, mut unindexed) = if taken.len() <= limit {
+            // Every entry taken in can stay: its document is built from what was kept while
+            // the entries are restored.
+            let index_them = || {
+                documents.extend(
+                    taken
+                        .iter()
+                        .filter(|saved| saved.discoverable)
+                        .map(|saved| document_of(operations, saved)),
+                );
+                index.upsert_many(documents);
+            };
+            let restore_them = || restore_all(objects, pins, limit, &taken);
+            side_by_side(taken.len() >= SIDE_BY_SIDE_FROM, index_them, restore_them)
+        } else {
+            // More than the Known Space holds: only the entries still held once all are
+            // restored are indexed, so that no document is built for one evicted after.
+            let restored = restore_all(objects, pins, limit, &taken);
             documents.extend(
                 taken
                     .iter()
-                    .filter(|saved| saved.discoverable)
-                    .map(|saved| {
-                        operations.document(
-                            &saved.path,
-                            &saved.name,
-                            saved.description.as_deref(),
-                            &saved.interfaces,
-                        )
-                    }),
+                    .filter(|saved| {
+                        objects
+                            .get(&saved.path)
+                            .is_some_and(|entry| entry.discoverable)
+                    })
+                    .map(|saved| document_of(operations, saved)),
             );
             index.upsert_many(documents);
+            restored
         };
-        let restore_them = || {
-            let mut restored = 0;
-            let mut unindexed = Vec::new();
-            for saved in &taken {
-                if !objects.restore(saved) {
-                    continue;
-                }
-                restored += 1;
-                if !saved.discoverable {
-                    unindexed.push(saved.path.clone());
-                }
-                // As an answer does: a kept space larger than the Known Space never holds all
-                // of its entries at once.
-                if objects.len() > limit {
-                    unindexed.extend(evict_objects(objects, pins, limit));
-                }
-            }
-            (restored, unindexed)
-        };
-        let (restored, unindexed) =
-            side_by_side(taken.len() >= SIDE_BY_SIDE_FROM, index_them, restore_them);
+        // A path kept twice in the batch is as its last copy left it: held and discoverable
+        // (its document is in), or not.
+        unindexed.retain(|path| !objects.get(path).is_some_and(|entry| entry.discoverable));
         for path in &unindexed {
             index.remove(path);
         }
@@ -112,37 +117,6 @@ impl KnownSpace {
         self.journal.on = journal_on;
         self.evict();
         changed
-    }
-
-    /// The documents of the discoverable entries held that expose one of `interfaces`, but for
-    /// those `entries` bring.
-    fn carriers_outside(
-        &self,
-        interfaces: &[SavedInterface],
-        entries: &[&SavedEntry],
-    ) -> Vec<DiscoverDocument> {
-        if interfaces.is_empty() {
-            return Vec::new();
-        }
-        let references: HashSet<&InterfaceReference> =
-            interfaces.iter().map(|i| &i.reference).collect();
-        let brought: HashSet<&Path> = entries.iter().map(|e| &e.path).collect();
-        let carriers: Vec<Path> =
-            self.objects
-                .iter()
-                .filter(|(path, entry)| {
-                    entry.discoverable
-                        && !brought.contains(path)
-                        && entry.object.as_ref().is_some_and(|held| {
-                            held.interfaces.iter().any(|r| references.contains(r))
-                        })
-                })
-                .map(|(path, _)| path.clone())
-                .collect();
-        carriers
-            .iter()
-            .filter_map(|path| self.document(path))
-            .collect()
     }
 
     /// The subtree at `path` is gone, as another run saw: it leaves the Discoverable Space
@@ -173,6 +147,44 @@ impl KnownSpace {
         }
         changed
     }
+}
+
+/// Restores `taken` into `objects`, evicting past `limit` as it goes; gives how many changed
+/// and the paths to take out of the index: those evicted that were discoverable, and those
+/// kept as not discoverable.
+fn restore_all(
+    objects: &mut Objects,
+    pins: &Pins,
+    limit: usize,
+    taken: &[&SavedEntry],
+) -> (usize, Vec<Path>) {
+    let mut restored = 0;
+    let mut unindexed = Vec::new();
+    for saved in taken {
+        if !objects.restore(saved) {
+            continue;
+        }
+        restored += 1;
+        if !saved.discoverable {
+            unindexed.push(saved.path.clone());
+        }
+        // As an answer does: a kept space larger than the Known Space never holds all of its
+        // entries at once.
+        if objects.len() > limit {
+            unindexed.extend(evict_objects(objects, pins, limit));
+        }
+    }
+    (restored, unindexed)
+}
+
+/// The document of a kept entry, as the entry restored from it holds.
+fn document_of(operations: Operations<'_>, saved: &SavedEntry) -> DiscoverDocument {
+    operations.document(
+        &saved.path,
+        &saved.name,
+        saved.description.as_deref(),
+        &saved.interfaces,
+    )
 }
 
 /// Entries taken in at once from which their documents are built on a thread of their own.

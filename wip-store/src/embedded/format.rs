@@ -165,10 +165,10 @@ fn read_body(input: &mut In<'_>) -> Result<Snapshot, Unreadable> {
         }
         lists.push(list);
     }
-    // Written in path order, so the map is built from a sorted run rather than by inserts.
-    let count = input.count()?;
-    let mut entries = Vec::with_capacity(count);
-    for _ in 0..count {
+    // Written in path order, so the map is built from a sorted run rather than by inserts (not
+    // reserved from the count: an entry takes far more room in memory than its least on disk).
+    let mut entries = Vec::new();
+    for _ in 0..input.count()? {
         let seq = input.u64()?;
         let path = input.path()?;
         let name = Str::from(input.str()?);
