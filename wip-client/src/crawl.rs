@@ -46,8 +46,9 @@ impl Default for CrawlBudget {
     }
 }
 
-/// What a crawl covered.
+/// What a crawl covered (non-exhaustive: a crawl may come to report more).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct CrawlReport {
     /// Objects seen in the scope (each path once).
     pub objects: usize,
