@@ -352,18 +352,10 @@ fn estimates_path(target: &Path, group: &str, bench: &str) -> PathBuf {
 
 /// The target directory the benchmarks were built in, as cargo reports it with `envs` set.
 ///
-/// Asking cargo, rather than assuming `target/` under the root, follows `CARGO_TARGET_DIR` and
-/// `build.target-dir`, so the estimates are found wherever criterion wrote them.
+/// Asking cargo follows `CARGO_TARGET_DIR` and `build.target-dir`, so the estimates are found
+/// wherever criterion wrote them.
 fn target_directory(envs: &[(&str, &str)]) -> Result<PathBuf> {
-    target_directory_in(&metadata::workspace(envs)?)
-}
-
-/// The `target_directory` field of `cargo metadata` output.
-fn target_directory_in(metadata: &serde_json::Value) -> Result<PathBuf> {
-    metadata["target_directory"]
-        .as_str()
-        .map(PathBuf::from)
-        .context("no target_directory in cargo metadata output")
+    metadata::target_directory(&metadata::workspace(envs)?)
 }
 
 #[cfg(test)]
@@ -439,9 +431,9 @@ mod tests {
     fn the_target_directory_is_read_from_metadata() {
         let metadata = serde_json::json!({"packages": [], "target_directory": "/x/target"});
         assert_eq!(
-            target_directory_in(&metadata).expect("a target directory"),
+            metadata::target_directory(&metadata).expect("a target directory"),
             Path::new("/x/target")
         );
-        assert!(target_directory_in(&serde_json::json!({"packages": []})).is_err());
+        assert!(metadata::target_directory(&serde_json::json!({"packages": []})).is_err());
     }
 }

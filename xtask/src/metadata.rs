@@ -45,6 +45,15 @@ pub(crate) fn cargo(args: &[&str], envs: &[(&str, &str)]) -> Result<()> {
     Ok(())
 }
 
+/// The `target_directory` field of `cargo metadata` output: asking cargo, rather than assuming
+/// `target/` under the root, follows `CARGO_TARGET_DIR` and `build.target-dir`.
+pub(crate) fn target_directory(metadata: &Value) -> Result<PathBuf> {
+    metadata["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .context("no target_directory in cargo metadata output")
+}
+
 /// `cargo metadata` of the workspace's own packages (no dependencies), run with `envs` set.
 pub(crate) fn workspace(envs: &[(&str, &str)]) -> Result<Value> {
     let mut command = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));

@@ -8,14 +8,15 @@
 //! workspaces of their own. Packing them together lets cargo resolve each crate's dependencies
 //! on the others from the packages just made (a local overlay of the registry), so nothing is
 //! published and nothing but the registry is reached; with `CARGO_NET_OFFLINE=true` and a
-//! filled cache, not even that.
+//! filled cache, not even that. The packages are built in `package-verify` under the target
+//! directory, our crates from scratch each time.
 //!
 //! Before packing, each crate must have a description, license, repository, documentation URL,
 //! README, one to five keywords and categories, a `[package.metadata.docs.rs]` table naming
 //! only features the crate has, and a `# Features` section in its `lib.rs` docs that names each
 //! of its features.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
@@ -50,9 +51,25 @@ pub(crate) fn run(args: &[String]) -> Result<()> {
             problems.join("\n  ")
         );
     }
+    // Verified in a target directory of its own, without an earlier run's builds of our
+    // crates: cargo takes a build of a registry crate as final once made, so a package of ours
+    // built there by an earlier run (the same name and version, other code) would stand in for
+    // this one's. The dependencies' builds stay.
+    let verify = metadata::target_directory(&workspace)?.join("package-verify");
+    let names: Vec<&str> = packages
+        .iter()
+        .filter_map(|package| package["name"].as_str())
+        .collect();
+    forget_earlier_builds(&verify, &names)?;
+    let verify = verify
+        .to_str()
+        .context("the target directory's path is not UTF-8")?
+        .to_owned();
     let mut args = vec![
         "package",
         "--locked",
+        "--target-dir",
+        &verify,
         // A check of the tree as it stands, committed or not; nothing is published.
         "--allow-dirty",
         // The build that verifies each package is thrown away: no debug info makes it quicker
@@ -104,6 +121,50 @@ fn forget_earlier_packages(name: &str, version: &str) -> Result<()> {
                 continue;
             };
             removed.with_context(|| format!("removing {}", stale.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Removes the builds of the crates `names` from the target directory `verify`, in every
+/// profile's folder: their fingerprints, libraries and build scripts' output.
+fn forget_earlier_builds(verify: &Path, names: &[&str]) -> Result<()> {
+    let Ok(profiles) = std::fs::read_dir(verify) else {
+        return Ok(());
+    };
+    let prefixes: Vec<String> = names
+        .iter()
+        .flat_map(|name| {
+            let underscored = name.replace('-', "_");
+            [
+                format!("{name}-"),
+                format!("{underscored}-"),
+                format!("lib{underscored}-"),
+            ]
+        })
+        .collect();
+    for profile in profiles.flatten() {
+        for folder in [".fingerprint", "deps", "build"] {
+            let Ok(entries) = std::fs::read_dir(profile.path().join(folder)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let file_name = entry.file_name();
+                let file_name = file_name.to_string_lossy();
+                if !prefixes
+                    .iter()
+                    .any(|prefix| file_name.starts_with(prefix.as_str()))
+                {
+                    continue;
+                }
+                let path = entry.path();
+                let removed = if path.is_dir() {
+                    std::fs::remove_dir_all(&path)
+                } else {
+                    std::fs::remove_file(&path)
+                };
+                removed.with_context(|| format!("removing {}", path.display()))?;
+            }
         }
     }
     Ok(())

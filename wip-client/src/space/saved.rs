@@ -208,6 +208,18 @@ mod tests {
         discoverable.len()
     }
 
+    /// What a space kept of the root listing `count` issues, `/0` on.
+    fn kept_issues(count: usize) -> SpaceChanges {
+        let mut first = space();
+        first.keep_journal();
+        observe(
+            &mut first,
+            "/",
+            node("", "root", Some(children("", 0..count))),
+        );
+        first.take_changes()
+    }
+
     fn limited(objects: usize) -> KnownSpace {
         KnownSpace::new(
             space().session,
@@ -220,18 +232,11 @@ mod tests {
 
     #[test]
     fn a_kept_space_larger_than_the_known_space_is_indexed_as_far_as_it_is_held() {
-        // More entries than the Known Space holds, under and past the size from which
-        // documents are built on a second thread.
+        // More entries than the Known Space holds, which are restored first and indexed as
+        // far as they stay, under and past the size that would take a second thread.
         for (entries, held) in [(3_000, 2_000), (SIDE_BY_SIDE_FROM + 2_000, 8_000)] {
-            let mut first = space();
-            first.keep_journal();
-            observe(
-                &mut first,
-                "/",
-                node("", "root", Some(children("", 0..entries))),
-            );
             let mut small = limited(held);
-            small.apply_saved(&first.take_changes());
+            small.apply_saved(&kept_issues(entries));
             let paths = (0..entries).map(|i| path(&format!("/{i}")));
             let kept = indexed_as_held(&small, paths);
             assert!(kept > 0 && kept < entries, "{kept}");
@@ -243,20 +248,13 @@ mod tests {
         // The kept entries fit, so their documents are built beside the restoring, while
         // the entries held before are evicted to make room.
         let entries = SIDE_BY_SIDE_FROM + 500;
-        let mut first = space();
-        first.keep_journal();
-        observe(
-            &mut first,
-            "/",
-            node("", "root", Some(children("", 0..entries))),
-        );
         let mut second = limited(entries + 2_000);
         observe(
             &mut second,
             "/",
             node("", "root", Some(children("old", 0..4_000))),
         );
-        second.apply_saved(&first.take_changes());
+        second.apply_saved(&kept_issues(entries));
         let kept = (0..entries).map(|i| path(&format!("/{i}")));
         let old = (0..4_000).map(|i| path(&format!("/old{i}")));
         let held = indexed_as_held(&second, kept.chain(old));
@@ -266,14 +264,11 @@ mod tests {
 
     #[test]
     fn a_path_kept_twice_in_one_batch_is_as_its_last_copy() {
-        let mut first = space();
-        first.keep_journal();
-        observe(
-            &mut first,
-            "/",
-            node("", "root", Some(vec![node("1", "login fails", None)])),
-        );
-        let entry = first.take_changes().entries.pop().expect("the child");
+        let entry = one_issue(true)
+            .take_changes()
+            .entries
+            .pop()
+            .expect("the child");
         assert!(entry.discoverable);
         let hidden = SavedEntry {
             discoverable: false,
@@ -294,37 +289,57 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_entry_with_a_request_out_keeps_its_data_and_gets_its_operations() {
-        let mut first = space();
-        observe(
-            &mut first,
-            "/",
-            node("", "root", Some(vec![node("1", "login fails", None)])),
-        );
-        first.begin_observe(&path("/1"));
-        let reference = InterfaceReference::new(
+    /// The interface every node exposes.
+    fn issue_read() -> InterfaceReference {
+        InterfaceReference::new(
             Path::root(),
             InterfaceName::new("issue.read").expect("a name"),
-        );
-        let changed = SavedEntry {
-            path: path("/1"),
-            name: "1".into(),
-            description: Some("something else".into()),
-            interfaces: vec![reference.clone()],
-            discoverable: true,
-            listing: None,
-        };
-        first.apply_saved(&SpaceChanges {
-            entries: vec![changed],
+        )
+    }
+
+    /// A batch that keeps one operation of [`issue_read`].
+    fn escalation() -> SpaceChanges {
+        SpaceChanges {
             interfaces: vec![SavedInterface {
-                reference,
+                reference: issue_read(),
                 operations: vec![crate::discover::DiscoverOperation {
                     name: "escalate".to_owned(),
                     summary: Some("Pages the on-call engineer".to_owned()),
                 }],
             }],
             ..SpaceChanges::default()
+        }
+    }
+
+    /// A space (journalling when `journal`) that observed the root with one issue, `/1`.
+    fn one_issue(journal: bool) -> KnownSpace {
+        let mut space = space();
+        if journal {
+            space.keep_journal();
+        }
+        observe(
+            &mut space,
+            "/",
+            node("", "root", Some(vec![node("1", "login fails", None)])),
+        );
+        space
+    }
+
+    #[test]
+    fn an_entry_with_a_request_out_keeps_its_data_and_gets_its_operations() {
+        let mut first = one_issue(false);
+        first.begin_observe(&path("/1"));
+        let changed = SavedEntry {
+            path: path("/1"),
+            name: "1".into(),
+            description: Some("something else".into()),
+            interfaces: vec![issue_read()],
+            discoverable: true,
+            listing: None,
+        };
+        first.apply_saved(&SpaceChanges {
+            entries: vec![changed],
+            ..escalation()
         });
         // Left to its request: not restored from the batch, but indexed with the operations.
         assert_eq!(found(&first, "login"), ["/1"]);
@@ -334,28 +349,8 @@ mod tests {
 
     #[test]
     fn kept_operations_reach_the_entries_that_expose_their_interface() {
-        let mut first = space();
-        first.keep_journal();
-        observe(
-            &mut first,
-            "/",
-            node("", "root", Some(vec![node("1", "login fails", None)])),
-        );
-        let entries = first.take_changes();
-        let reference = InterfaceReference::new(
-            Path::root(),
-            InterfaceName::new("issue.read").expect("a name"),
-        );
-        let operations = SpaceChanges {
-            interfaces: vec![SavedInterface {
-                reference,
-                operations: vec![crate::discover::DiscoverOperation {
-                    name: "escalate".to_owned(),
-                    summary: Some("Pages the on-call engineer".to_owned()),
-                }],
-            }],
-            ..SpaceChanges::default()
-        };
+        let entries = one_issue(true).take_changes();
+        let operations = escalation();
         // Operations taken in after the entries: the entries held are indexed again.
         let mut later = space();
         later.apply_saved(&entries);
