@@ -22,7 +22,8 @@ impl KnownSpace {
     /// taken in is journalled.
     ///
     /// The entries' documents go into the index in one batch, built from what was kept while
-    /// the entries are restored; from 10,000 entries the two run on two threads.
+    /// the entries are restored; from 10,000 entries the two run on two threads. A batch larger
+    /// than the Known Space is restored first, and only the entries that stay are indexed.
     /// Entries evicted meanwhile, and those kept as not discoverable, leave the index after.
     pub fn apply_saved(&mut self, changes: &SpaceChanges) -> usize {
         for interface in &changes.interfaces {
