@@ -80,11 +80,41 @@ fn base(url: &str) -> &str {
     url.strip_suffix("/mcp").unwrap_or(url)
 }
 
-/// `wip mcp` on loopback port `port`'s resource URL cannot be known before it binds, so the
-/// tests bind a port first, free it, and name it in --resource.
+/// A loopback port free a moment ago.
 async fn free_port() -> Result<u16, common::Error> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     Ok(listener.local_addr()?.port())
+}
+
+/// `wip mcp --listen` serving as `issuer`'s protected resource.
+struct Protected {
+    server: tokio::process::Child,
+    /// Where it serves MCP.
+    url: String,
+    /// The resource it names, `http://127.0.0.1:PORT/mcp`.
+    resource: String,
+    port: u16,
+}
+
+/// `wip mcp` serving `endpoint` as the protected resource of `issuer`, with `extra` arguments.
+/// Its resource URL cannot be known before it binds, so a port is bound first, freed, and named
+/// in --resource.
+async fn protected(
+    endpoint: &str,
+    issuer: &Issuer,
+    extra: &[&str],
+) -> Result<Protected, common::Error> {
+    let port = free_port().await?;
+    let resource = format!("http://127.0.0.1:{port}/mcp");
+    let mut arguments = vec!["--oauth-issuer", issuer.url(), "--resource", &resource];
+    arguments.extend_from_slice(extra);
+    let (server, url) = listening(endpoint, &format!("127.0.0.1:{port}"), &arguments).await?;
+    Ok(Protected {
+        server,
+        url,
+        resource,
+        port,
+    })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -96,14 +126,12 @@ async fn every_bad_token_is_refused_with_its_challenge_and_each_algorithm_is_acc
     let stranger = TestKey::rsa("rsa-1")?;
     let issuer = Issuer::start(&[&rsa, &p256, &ed]).await?;
     let demo = demo().await?;
-    let port = free_port().await?;
-    let resource = format!("http://127.0.0.1:{port}/mcp");
-    let (mut server, url) = listening(
-        &demo.endpoint(),
-        &format!("127.0.0.1:{port}"),
-        &["--oauth-issuer", issuer.url(), "--resource", &resource],
-    )
-    .await?;
+    let Protected {
+        mut server,
+        url,
+        resource,
+        port,
+    } = protected(&demo.endpoint(), &issuer, &[]).await?;
     assert_eq!(url, resource);
     let metadata_url = format!("http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp");
     let fetched_at_start = issuer.jwks_fetches();
@@ -372,14 +400,12 @@ async fn a_rotated_key_is_fetched_and_the_kept_keys_outlive_the_issuer() -> Test
     let new = TestKey::ed25519("2026-02")?;
     let issuer = Issuer::start(&[&old]).await?;
     let demo = demo().await?;
-    let port = free_port().await?;
-    let resource = format!("http://127.0.0.1:{port}/mcp");
-    let (_server, url) = listening(
-        &demo.endpoint(),
-        &format!("127.0.0.1:{port}"),
-        &["--oauth-issuer", issuer.url(), "--resource", &resource],
-    )
-    .await?;
+    let Protected {
+        server: _server,
+        url,
+        resource,
+        ..
+    } = protected(&demo.endpoint(), &issuer, &[]).await?;
     let good = claims(issuer.url(), &resource, "wip:read");
     let by_old = old.sign(Algorithm::ES256, "2026-01", &good);
     let by_new = new.sign(Algorithm::EdDSA, "2026-02", &good);
@@ -449,19 +475,15 @@ deny = ['/::"issue comments"#add']
 allow = ["/::issue.read#*"]
 "##,
     )?;
-    let port = free_port().await?;
-    let resource = format!("http://127.0.0.1:{port}/mcp");
-    let (_server, url) = listening(
+    let Protected {
+        server: _server,
+        url,
+        resource,
+        ..
+    } = protected(
         &demo.endpoint(),
-        &format!("127.0.0.1:{port}"),
-        &[
-            "--oauth-issuer",
-            issuer.url(),
-            "--resource",
-            &resource,
-            "--policy",
-            &file.to_string_lossy(),
-        ],
+        &issuer,
+        &["--policy", &file.to_string_lossy()],
     )
     .await?;
     let token = |sub: &str, groups: &[&str]| {
@@ -554,17 +576,16 @@ async fn opaque_tokens_are_introspected_and_the_answer_kept() -> TestResult {
         "client",
         &format!("{}\n{}\n", issuer::CLIENT_ID, issuer::CLIENT_SECRET),
     )?;
-    let port = free_port().await?;
-    let resource = format!("http://127.0.0.1:{port}/mcp");
     let introspection = format!("{}/introspect", issuer.url());
-    let (_server, url) = listening(
+    let Protected {
+        server: _server,
+        url,
+        resource,
+        ..
+    } = protected(
         &demo.endpoint(),
-        &format!("127.0.0.1:{port}"),
+        &issuer,
         &[
-            "--oauth-issuer",
-            issuer.url(),
-            "--resource",
-            &resource,
             "--oauth-introspection",
             &introspection,
             "--oauth-client-file",
@@ -631,19 +652,15 @@ async fn the_python_sdks_oauth_client_finds_the_issuer_and_steps_up_its_scope() 
     issuer.issue_with(&key, Algorithm::PS256, "sdk");
     let demo = fixtures::demo().await?;
     let file = fixtures::policy_file("sdk.toml", fixtures::POLICY)?;
-    let port = free_port().await?;
-    let resource = format!("http://127.0.0.1:{port}/mcp");
-    let (_server, url) = listening(
+    let Protected {
+        server: _server,
+        url,
+        resource,
+        ..
+    } = protected(
         &demo.endpoint(),
-        &format!("127.0.0.1:{port}"),
-        &[
-            "--oauth-issuer",
-            issuer.url(),
-            "--resource",
-            &resource,
-            "--policy",
-            &file.to_string_lossy(),
-        ],
+        &issuer,
+        &["--policy", &file.to_string_lossy()],
     )
     .await?;
     let report = sdk::run(

@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::process::Command;
 
-use crate::common::Error;
+use crate::common::{Error, client_report};
 
 /// The SDK package the scenarios are written for.
 const PACKAGE: &str = "@modelcontextprotocol/client";
@@ -96,15 +96,7 @@ pub(crate) async fn run(script: &str, arguments: &[&str]) -> Result<Value, Error
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/mcp_node")
         .join(script);
-    let run = Command::new("node")
-        .arg(script)
-        .args(arguments)
-        .env("WIP_MCP_NODE", installed())
-        .kill_on_drop(true)
-        .output();
-    let output = tokio::time::timeout(PATIENCE, run).await??;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{arguments:?}: {stdout}\n{stderr}");
-    Ok(serde_json::from_str(stdout.trim())?)
+    let mut client = Command::new("node");
+    client.arg(script).env("WIP_MCP_NODE", installed());
+    client_report(client, arguments, PATIENCE).await
 }

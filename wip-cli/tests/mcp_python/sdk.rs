@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::process::Command;
 
-use crate::common::Error;
+use crate::common::{Error, client_report};
 
 /// The SDK version the scenarios are written for.
 const SDK: &str = "mcp==2.3.0";
@@ -80,14 +80,7 @@ pub(crate) async fn run(script: &str, arguments: &[&str]) -> Result<Value, Error
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/mcp_python")
         .join(script);
-    let run = Command::new(python())
-        .arg(script)
-        .args(arguments)
-        .kill_on_drop(true)
-        .output();
-    let output = tokio::time::timeout(PATIENCE, run).await??;
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{arguments:?}: {stdout}\n{stderr}");
-    Ok(serde_json::from_str(stdout.trim())?)
+    let mut client = Command::new(python());
+    client.arg(script);
+    client_report(client, arguments, PATIENCE).await
 }

@@ -76,3 +76,18 @@ pub(crate) async fn listening(
         .to_owned();
     Ok((child, url))
 }
+
+/// Runs `client` (a script of an MCP SDK, its interpreter and its path) with `arguments`
+/// within `patience`, and gives the JSON it printed; a failure shows its arguments and output.
+pub(crate) async fn client_report(
+    mut client: Command,
+    arguments: &[&str],
+    patience: Duration,
+) -> Result<serde_json::Value, Error> {
+    let run = client.args(arguments).kill_on_drop(true).output();
+    let output = tokio::time::timeout(patience, run).await??;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{arguments:?}: {stdout}\n{stderr}");
+    Ok(serde_json::from_str(stdout.trim())?)
+}
